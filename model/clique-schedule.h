@@ -1,0 +1,149 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef CLIQUE_SCHEDULE_H
+#define CLIQUE_SCHEDULE_H
+
+#include "wan-input-error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class WanTopology;
+
+/**
+ * @ingroup wan-training
+ * @brief A period of rounds, each a partition of the islands into cliques.
+ *
+ * Round r lists disjoint cliques of island (city) indices. An island named in no clique of a
+ * round idles in it (it is a singleton clique: it keeps its model). A clique replaces its
+ * members' models by their average. The schedule repeats with its period.
+ *
+ * JSON form, by city id (the form of the reference values):
+ * `{"rounds": [[["nyc","chi","lax"], ["lon","fra","ams"]], [["nyc","lon"]]]}`.
+ * Validated: at least one round, every clique non-empty, known ids, no island twice in a round.
+ */
+class CliqueSchedule
+{
+  public:
+    /** A clique: island indices, in the order given. */
+    using Clique = std::vector<uint32_t>;
+    /** A round: disjoint cliques; islands in none of them idle. */
+    using Round = std::vector<Clique>;
+
+    /** The clique index of an island that idles in a round. */
+    static constexpr uint32_t IDLE = UINT32_MAX;
+
+    /**
+     * @brief Build and validate a schedule.
+     * @param nIslands number of islands
+     * @param rounds the rounds
+     * @throws WanInputError (source `<schedule>`) when the rounds are not valid
+     */
+    CliqueSchedule(uint32_t nIslands, std::vector<Round> rounds);
+
+    /**
+     * @brief Parse and validate a schedule file against a topology's city ids.
+     * @param path the file
+     * @param topology the topology whose city ids the file names
+     * @return the schedule
+     * @throws WanInputError naming the file, the JSON path and the reason
+     */
+    static CliqueSchedule LoadFile(const std::string& path, const WanTopology& topology);
+
+    /**
+     * @brief Parse and validate a schedule from JSON text.
+     * @param text the JSON document
+     * @param sourceName the name used in error messages
+     * @param topology the topology whose city ids the document names
+     * @return the schedule
+     * @throws WanInputError naming the source, the JSON path and the reason
+     */
+    static CliqueSchedule Parse(const std::string& text,
+                                const std::string& sourceName,
+                                const WanTopology& topology);
+
+    /**
+     * @param topology the topology whose city ids to write
+     * @return the schedule's JSON form (pretty printed)
+     */
+    std::string ToJson(const WanTopology& topology) const;
+
+    /**
+     * @brief Write the schedule's JSON form to a file.
+     * @param path the file
+     * @param topology the topology whose city ids to write
+     * @throws WanInputError when the file cannot be written
+     */
+    void SaveFile(const std::string& path, const WanTopology& topology) const;
+
+    /** @return the number of islands */
+    uint32_t GetNIslands() const;
+    /** @return the number of rounds in the period */
+    uint32_t GetNRounds() const;
+    /**
+     * @param r a round index, 0 <= r < GetNRounds()
+     * @return the round
+     */
+    const Round& GetRound(uint32_t r) const;
+    /** @return every round */
+    const std::vector<Round>& GetRounds() const;
+    /**
+     * @param r a round index
+     * @param island an island index
+     * @return the index of the island's clique in round r, or IDLE
+     */
+    uint32_t GetCliqueOf(uint32_t r, uint32_t island) const;
+    /**
+     * @return whether the union of all rounds' clique graphs is connected (the schedule mixes)
+     */
+    bool Mixes() const;
+
+    /**
+     * @param nIslands number of islands
+     * @return one round with one clique of every island
+     */
+    static CliqueSchedule AllReduce(uint32_t nIslands);
+    /**
+     * @brief Round-robin pairs by the circle method: every pair meets once per period.
+     * @param nIslands number of islands (>= 2); with an odd count one island idles per round
+     * @return N-1 rounds (N even) or N rounds (N odd) of pairs
+     */
+    static CliqueSchedule RoundRobinPairs(uint32_t nIslands);
+    /**
+     * @brief "Latin" orthogonal triples for nine islands: the rows of a 3x3 grid, then its
+     * columns, so that the period's product is exactly the averaging matrix J.
+     * @param nIslands must be 9
+     * @return two rounds of three triples
+     * @throws WanInputError when nIslands is not 9
+     */
+    static CliqueSchedule LatinTriples(uint32_t nIslands);
+    /**
+     * @brief Regional cliques by latency: one round of cliques of about cliqueSize islands,
+     * grown greedily from the first free island in file order around the nearest islands (by
+     * route latency).
+     * @param topology the topology
+     * @param cliqueSize target clique size (>= 1)
+     * @return a one-round schedule
+     */
+    static CliqueSchedule Regional(const WanTopology& topology, uint32_t cliqueSize);
+
+  private:
+    /** Validate and build the island -> clique index. */
+    void Index();
+
+    uint32_t m_nIslands;                         //!< number of islands
+    std::vector<Round> m_rounds;                 //!< the rounds
+    std::vector<std::vector<uint32_t>> m_member; //!< [round][island] -> clique or IDLE
+};
+
+} // namespace ns3
+
+#endif /* CLIQUE_SCHEDULE_H */

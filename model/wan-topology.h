@@ -1,0 +1,219 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TOPOLOGY_H
+#define WAN_TOPOLOGY_H
+
+#include "wan-input-error.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief A city of the WAN: one router (the DoubleZero device) and one training island.
+ */
+struct WanCity
+{
+    std::string id;            //!< short id used everywhere ("nyc")
+    std::string name;          //!< human readable name
+    double latitude{0};        //!< degrees north
+    double longitude{0};       //!< degrees east
+    double accessCapacityGbps; //!< island <-> router access capacity, each direction
+    double accessLatencyMs;    //!< island <-> router one-way latency (may be 0)
+};
+
+/**
+ * @ingroup wan-training
+ * @brief A full-duplex WAN link between two city routers.
+ */
+struct WanLink
+{
+    uint32_t a;          //!< index of the first endpoint city
+    uint32_t b;          //!< index of the second endpoint city
+    double latencyMs;    //!< one-way latency
+    double capacityGbps; //!< capacity in each direction
+    uint32_t mtuBytes;   //!< IP MTU of the link
+    std::string source;  //!< provenance tag of the numbers ("measured", ...), may be empty
+};
+
+/**
+ * @ingroup wan-training
+ * @brief A unicast route between two islands, as MODEL.md defines it.
+ */
+struct WanRoute
+{
+    std::vector<uint32_t> cities; //!< router cities from source to destination (inclusive)
+    std::vector<uint32_t> links;  //!< directed links in order: access up, WAN hops, access down
+    double wanLatencyMs{0};       //!< sum of the WAN link latencies
+    double latencyMs{0};          //!< access up + WAN + access down latency
+};
+
+/**
+ * @ingroup wan-training
+ * @brief A WAN of cities, links and island access links, parsed and validated from JSON.
+ *
+ * The topology has no ns-3 dependency: it is the input of both the packet simulation
+ * (WanTopologyHelper) and the analytic schedule model (ScheduleOptimizer), which must agree on
+ * routes and on the names of directed links.
+ *
+ * Directed links are numbered densely: for WAN link l (0 <= l < L), 2l is a->b and 2l+1 is b->a;
+ * then 2L + i is island i's access up (egress) direction and 2L + N + i its access down
+ * (ingress) direction. Their names are `A->B`, `A:up` and `A:down` with city ids.
+ *
+ * Routes are shortest by total one-way latency; ties (within a relative 1e-9) are broken by fewer
+ * hops, then by the lexicographically smallest sequence of city ids. The route i->j need not be
+ * the reverse of j->i.
+ */
+class WanTopology
+{
+  public:
+    /**
+     * The smallest IP MTU accepted on any link: the IPv4 minimum datagram size every host must
+     * accept (RFC 791), which also holds IPv4 + UDP + IslandSyncHeader with real values.
+     */
+    static constexpr uint32_t MIN_MTU_BYTES = 576;
+    /** The largest IP MTU ns-3's PointToPointNetDevice accepts. */
+    static constexpr uint32_t MAX_MTU_BYTES = 65535;
+
+    /**
+     * @brief Parse and validate a topology file.
+     * @param path the file to read
+     * @param includeOptionalLinks whether `optional_links` join the graph
+     * @return the topology
+     * @throws WanInputError naming the file, the JSON path and the reason
+     */
+    static WanTopology LoadFile(const std::string& path, bool includeOptionalLinks = false);
+
+    /**
+     * @brief Parse and validate a topology from JSON text.
+     * @param text the JSON document
+     * @param sourceName the name used in error messages (usually the file name)
+     * @param includeOptionalLinks whether `optional_links` join the graph
+     * @return the topology
+     * @throws WanInputError naming the source, the JSON path and the reason
+     */
+    static WanTopology Parse(const std::string& text,
+                             const std::string& sourceName,
+                             bool includeOptionalLinks = false);
+
+    /** @return the topology's `name` field (may be empty) */
+    const std::string& GetName() const;
+    /** @return the file or source name it was parsed from */
+    const std::string& GetSourceName() const;
+
+    /** @return the number of cities (= islands) */
+    uint32_t GetNCities() const;
+    /**
+     * @param index a city index
+     * @return the city
+     */
+    const WanCity& GetCity(uint32_t index) const;
+    /**
+     * @param id a city id
+     * @return whether the topology has a city with that id
+     */
+    bool HasCity(const std::string& id) const;
+    /**
+     * @param id a city id
+     * @return its index
+     * @throws std::out_of_range naming the id when there is no such city
+     */
+    uint32_t GetCityIndex(const std::string& id) const;
+
+    /** @return the number of WAN links (each full duplex) */
+    uint32_t GetNLinks() const;
+    /**
+     * @param index a WAN link index
+     * @return the link
+     */
+    const WanLink& GetLink(uint32_t index) const;
+
+    /** @return the number of directed links: 2 per WAN link, 2 per island access link */
+    uint32_t GetNDirectedLinks() const;
+    /**
+     * @param d a directed link index
+     * @return its name: `A->B`, `A:up` or `A:down`
+     */
+    std::string GetDirectedLinkName(uint32_t d) const;
+    /**
+     * @param d a directed link index
+     * @return its capacity in Gbps
+     */
+    double GetDirectedLinkCapacityGbps(uint32_t d) const;
+    /**
+     * @param d a directed link index
+     * @return its one-way latency in ms
+     */
+    double GetDirectedLinkLatencyMs(uint32_t d) const;
+    /**
+     * @param d a directed link index
+     * @return whether it is an island access direction (up or down)
+     */
+    bool IsAccessLink(uint32_t d) const;
+    /**
+     * @param from a city index
+     * @param to a city index adjacent to it
+     * @return the directed WAN link from -> to
+     * @throws std::out_of_range when the two cities are not adjacent
+     */
+    uint32_t GetWanDirectedLink(uint32_t from, uint32_t to) const;
+    /**
+     * @param city a city index
+     * @return the directed link of its island's access up (egress) direction
+     */
+    uint32_t GetAccessUpLink(uint32_t city) const;
+    /**
+     * @param city a city index
+     * @return the directed link of its island's access down (ingress) direction
+     */
+    uint32_t GetAccessDownLink(uint32_t city) const;
+
+    /**
+     * @param src source city index
+     * @param dst destination city index, different from src
+     * @return the unicast route src -> dst
+     */
+    const WanRoute& GetRoute(uint32_t src, uint32_t dst) const;
+
+    /** @return whether the WAN's routers can replicate multicast */
+    bool HasMulticast() const;
+    /** @return whether the WAN's routers host in-line summing FPGAs */
+    bool HasAggregation() const;
+    /** @return the topology-wide default IP MTU (`defaults.mtu_bytes`) */
+    uint32_t GetDefaultMtuBytes() const;
+    /**
+     * @param src source city index
+     * @param dst destination city index
+     * @return the smallest IP MTU along the route src -> dst (access links use the default MTU)
+     */
+    uint32_t GetPathMtuBytes(uint32_t src, uint32_t dst) const;
+
+  private:
+    WanTopology() = default;
+    /** Compute every route with the tie-breaking rules of MODEL.md. */
+    void ComputeRoutes();
+
+    std::string m_name;                                           //!< topology name
+    std::string m_source;                                         //!< file or source name
+    std::vector<WanCity> m_cities;                                //!< cities by index
+    std::map<std::string, uint32_t> m_index;                      //!< city id -> index
+    std::vector<WanLink> m_links;                                 //!< WAN links
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_directed; //!< (from, to) -> directed link
+    std::vector<std::vector<WanRoute>> m_routes;                  //!< [src][dst]
+    bool m_multicast{false};                                      //!< multicast capability
+    bool m_aggregation{false};                                    //!< aggregation capability
+    uint32_t m_defaultMtu{0};                                     //!< defaults.mtu_bytes
+};
+
+} // namespace ns3
+
+#endif /* WAN_TOPOLOGY_H */

@@ -1,0 +1,278 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-topology.h"
+
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+/**
+ * @file
+ * @ingroup wan-training-tests
+ * GoogleTest cases for WanTopology: parsing, validation messages, directed links and routes.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+const std::string SRC = WAN_TRAINING_SOURCE_DIR;
+
+std::string
+Read(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/** A topology from inline JSON with 10 Gbps links and zero-latency access. */
+WanTopology
+Inline(const std::string& cities, const std::string& links)
+{
+    return WanTopology::Parse(R"({"defaults": {"mtu_bytes": 1500,
+        "island_access": {"capacity_gbps": 10, "latency_ms": 0}}, "cities": )" +
+                                  cities + R"(, "links": )" + links + "}",
+                              "inline");
+}
+
+std::vector<std::string>
+Ids(const WanTopology& t, const std::vector<uint32_t>& cities)
+{
+    std::vector<std::string> ids;
+    for (uint32_t c : cities)
+    {
+        ids.push_back(t.GetCity(c).id);
+    }
+    return ids;
+}
+
+} // namespace
+
+TEST(WanTopology, NineCityNumbersMatchTheSharedData)
+{
+    WanTopology t = WanTopology::LoadFile(SRC + "/topologies/doublezero-nine-city.json");
+    EXPECT_EQ(t.GetName(), "doublezero-nine-city");
+    ASSERT_EQ(t.GetNCities(), 9u);
+    ASSERT_EQ(t.GetNLinks(), 11u);
+    EXPECT_EQ(t.GetNDirectedLinks(), 2u * 11 + 2u * 9);
+    EXPECT_TRUE(t.HasMulticast());
+    EXPECT_TRUE(t.HasAggregation());
+    EXPECT_EQ(t.GetDefaultMtuBytes(), 9000u);
+    uint32_t nyc = t.GetCityIndex("nyc");
+    EXPECT_DOUBLE_EQ(t.GetCity(nyc).accessCapacityGbps, 10.0);
+    EXPECT_DOUBLE_EQ(t.GetCity(nyc).accessLatencyMs, 0.05);
+    const WanLink& fraPrg = t.GetLink(7);
+    EXPECT_EQ(t.GetCity(fraPrg.a).id, "fra");
+    EXPECT_EQ(t.GetCity(fraPrg.b).id, "prg");
+    EXPECT_DOUBLE_EQ(fraPrg.latencyMs, 3.5);
+    EXPECT_EQ(fraPrg.source, "committed");
+    EXPECT_EQ(fraPrg.mtuBytes, 9000u);
+}
+
+TEST(WanTopology, NineCityNearTiesFollowLatencyNotHops)
+{
+    WanTopology t = WanTopology::LoadFile(SRC + "/topologies/doublezero-nine-city.json");
+    auto route = [&t](const std::string& a, const std::string& b) {
+        return Ids(t, t.GetRoute(t.GetCityIndex(a), t.GetCityIndex(b)).cities);
+    };
+    // nyc->lax direct 34.21 ms beats nyc->chi->lax 9.89 + 24.429 = 34.319 ms.
+    EXPECT_EQ(route("nyc", "lax"), (std::vector<std::string>{"nyc", "lax"}));
+    // lon->fra direct 5.532 ms beats lon->ams->fra 2.881 + 3.082 = 5.963 ms.
+    EXPECT_EQ(route("lon", "fra"), (std::vector<std::string>{"lon", "fra"}));
+    // chi->lon goes through nyc: 9.89 + 33.648.
+    const WanRoute& r = t.GetRoute(t.GetCityIndex("chi"), t.GetCityIndex("lon"));
+    EXPECT_EQ(Ids(t, r.cities), (std::vector<std::string>{"chi", "nyc", "lon"}));
+    EXPECT_NEAR(r.wanLatencyMs, 9.89 + 33.648, 1e-12);
+    EXPECT_NEAR(r.latencyMs, 0.05 + 9.89 + 33.648 + 0.05, 1e-12);
+    // prg->sin: prg-fra-lon-sin = 3.5 + 5.532 + 76.684.
+    EXPECT_EQ(route("prg", "sin"), (std::vector<std::string>{"prg", "fra", "lon", "sin"}));
+}
+
+TEST(WanTopology, OptionalLinksOnlyWhenAsked)
+{
+    std::string path = SRC + "/topologies/doublezero-nine-city.json";
+    WanTopology plain = WanTopology::LoadFile(path);
+    WanTopology extended = WanTopology::LoadFile(path, true);
+    // fra-sin and fra-tyo are new; nyc-lon (100 Gbps) replaces the 10 Gbps nyc-lon link.
+    EXPECT_EQ(extended.GetNLinks(), plain.GetNLinks() + 2);
+    uint32_t nyc = extended.GetCityIndex("nyc");
+    uint32_t lon = extended.GetCityIndex("lon");
+    uint32_t d = extended.GetWanDirectedLink(lon, nyc);
+    EXPECT_DOUBLE_EQ(extended.GetDirectedLinkCapacityGbps(d), 100.0);
+    EXPECT_DOUBLE_EQ(extended.GetDirectedLinkLatencyMs(d), 32.08);
+    EXPECT_EQ(d, plain.GetWanDirectedLink(lon, nyc));
+    EXPECT_DOUBLE_EQ(plain.GetDirectedLinkCapacityGbps(d), 10.0);
+}
+
+TEST(WanTopology, DirectedLinkNamesAndNumbering)
+{
+    WanTopology t = Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c", "access_capacity_gbps": 40,
+                              "access_latency_ms": 0.5}])",
+                           R"([{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 100},
+                               {"a": "c", "b": "b", "latency_ms": 2, "capacity_gbps": 200,
+                                "mtu_bytes": 9000}])");
+    ASSERT_EQ(t.GetNDirectedLinks(), 10u);
+    std::vector<std::string> names;
+    for (uint32_t d = 0; d < t.GetNDirectedLinks(); ++d)
+    {
+        names.push_back(t.GetDirectedLinkName(d));
+    }
+    EXPECT_EQ(names,
+              (std::vector<std::string>{"a->b",
+                                        "b->a",
+                                        "c->b",
+                                        "b->c",
+                                        "a:up",
+                                        "b:up",
+                                        "c:up",
+                                        "a:down",
+                                        "b:down",
+                                        "c:down"}));
+    EXPECT_EQ(t.GetWanDirectedLink(1, 2), 3u);
+    EXPECT_THROW(t.GetWanDirectedLink(0, 2), std::out_of_range);
+    EXPECT_EQ(t.GetAccessUpLink(2), 6u);
+    EXPECT_EQ(t.GetAccessDownLink(0), 7u);
+    EXPECT_TRUE(t.IsAccessLink(4));
+    EXPECT_FALSE(t.IsAccessLink(3));
+    EXPECT_DOUBLE_EQ(t.GetDirectedLinkCapacityGbps(3), 200.0);
+    EXPECT_DOUBLE_EQ(t.GetDirectedLinkCapacityGbps(6), 40.0);
+    EXPECT_DOUBLE_EQ(t.GetDirectedLinkCapacityGbps(9), 40.0);
+    EXPECT_DOUBLE_EQ(t.GetDirectedLinkCapacityGbps(7), 10.0);
+    EXPECT_DOUBLE_EQ(t.GetDirectedLinkLatencyMs(9), 0.5);
+    // a -> c: a:up, a->b, b->c, c:down; latency 0 + 1 + 2 + 0.5.
+    const WanRoute& r = t.GetRoute(0, 2);
+    EXPECT_EQ(r.links, (std::vector<uint32_t>{4, 0, 3, 9}));
+    EXPECT_DOUBLE_EQ(r.latencyMs, 3.5);
+    EXPECT_DOUBLE_EQ(r.wanLatencyMs, 3.0);
+    EXPECT_EQ(t.GetPathMtuBytes(0, 2), 1500u);
+    EXPECT_EQ(t.GetPathMtuBytes(1, 2), 1500u);
+    EXPECT_THROW(t.GetCityIndex("zzz"), std::out_of_range);
+}
+
+TEST(WanTopology, TiesBreakByHopsThenLexicographicIds)
+{
+    // Equal latency (0.1 + 0.2 vs 0.3, equal up to rounding): the direct link has fewer hops.
+    WanTopology hops = Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c"}])",
+                              R"([{"a": "a", "b": "b", "latency_ms": 0.1, "capacity_gbps": 1},
+                                  {"a": "b", "b": "c", "latency_ms": 0.2, "capacity_gbps": 1},
+                                  {"a": "a", "b": "c", "latency_ms": 0.3, "capacity_gbps": 1}])");
+    EXPECT_EQ(Ids(hops, hops.GetRoute(0, 2).cities), (std::vector<std::string>{"a", "c"}));
+
+    // Two equal three-hop paths a-b-y-z and a-c-x-z: from a the smaller sequence goes via b;
+    // from z the smaller sequence goes via x. The route need not be the reverse.
+    WanTopology lex =
+        Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "x"}, {"id": "y"}, {"id": "z"}])",
+               R"([{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 1},
+                   {"a": "b", "b": "y", "latency_ms": 1, "capacity_gbps": 1},
+                   {"a": "y", "b": "z", "latency_ms": 1, "capacity_gbps": 1},
+                   {"a": "a", "b": "c", "latency_ms": 1, "capacity_gbps": 1},
+                   {"a": "c", "b": "x", "latency_ms": 1, "capacity_gbps": 1},
+                   {"a": "x", "b": "z", "latency_ms": 1, "capacity_gbps": 1}])");
+    uint32_t a = lex.GetCityIndex("a");
+    uint32_t z = lex.GetCityIndex("z");
+    EXPECT_EQ(Ids(lex, lex.GetRoute(a, z).cities), (std::vector<std::string>{"a", "b", "y", "z"}));
+    EXPECT_EQ(Ids(lex, lex.GetRoute(z, a).cities), (std::vector<std::string>{"z", "x", "c", "a"}));
+}
+
+TEST(WanTopology, RoutesReproduceTheReferenceValues)
+{
+    WanTopology t = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    auto ref = nlohmann::json::parse(Read(SRC + "/test/data/reference-values.json"));
+    const auto& routes = ref.at("routes");
+    ASSERT_EQ(routes.size(), 72u);
+    uint32_t checked = 0;
+    for (uint32_t i = 0; i < t.GetNCities(); ++i)
+    {
+        for (uint32_t j = 0; j < t.GetNCities(); ++j)
+        {
+            if (i == j)
+            {
+                continue;
+            }
+            std::string key = t.GetCity(i).id + "->" + t.GetCity(j).id;
+            ASSERT_TRUE(routes.contains(key)) << key;
+            const WanRoute& r = t.GetRoute(i, j);
+            EXPECT_EQ(Ids(t, r.cities), routes[key]["nodes"].get<std::vector<std::string>>())
+                << key;
+            // Access latency is 0 in this topology: the route latency is the WAN latency.
+            EXPECT_NEAR(r.latencyMs,
+                        routes[key]["latency_ms"].get<double>(),
+                        1e-9 * routes[key]["latency_ms"].get<double>())
+                << key;
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 72u);
+}
+
+TEST(WanTopology, EveryMalformedInputHasItsOwnMessage)
+{
+    std::string dir = SRC + "/test/data/bad-topologies/";
+    std::ifstream manifest(dir + "expected.tsv");
+    ASSERT_TRUE(manifest.good());
+    std::string line;
+    uint32_t cases = 0;
+    while (std::getline(manifest, line))
+    {
+        if (line.empty() || line[0] == '#')
+        {
+            continue;
+        }
+        std::istringstream fields(line);
+        std::string file;
+        std::string path;
+        std::string reason;
+        std::getline(fields, file, '\t');
+        std::getline(fields, path, '\t');
+        std::getline(fields, reason, '\t');
+        SCOPED_TRACE(file);
+        try
+        {
+            WanTopology::LoadFile(dir + file);
+            ADD_FAILURE() << file << " was accepted";
+        }
+        catch (const WanInputError& e)
+        {
+            EXPECT_EQ(e.GetFile(), dir + file);
+            EXPECT_EQ(e.GetPath(), path);
+            EXPECT_NE(e.GetReason().find(reason), std::string::npos)
+                << "reason '" << e.GetReason() << "' lacks '" << reason << "'";
+            EXPECT_EQ(std::string(e.what()), dir + file + ": " + path + ": " + e.GetReason());
+        }
+        ++cases;
+    }
+    EXPECT_GE(cases, 12u);
+}
+
+TEST(WanTopology, MissingFileIsReported)
+{
+    try
+    {
+        WanTopology::LoadFile("/nonexistent/topology.json");
+        ADD_FAILURE() << "a missing file was accepted";
+    }
+    catch (const WanInputError& e)
+    {
+        EXPECT_EQ(e.GetFile(), "/nonexistent/topology.json");
+        EXPECT_NE(e.GetReason().find("cannot open"), std::string::npos);
+    }
+}
+
+TEST(WanTopology, TheValidBaseOfTheMalformedCasesIsAccepted)
+{
+    // Guards the malformed cases: each differs from this valid file by one fault.
+    WanTopology t = WanTopology::LoadFile(SRC + "/test/data/tiny-valid.json");
+    EXPECT_EQ(t.GetNCities(), 3u);
+    EXPECT_EQ(t.GetNLinks(), 2u);
+    EXPECT_FALSE(t.HasMulticast());
+    EXPECT_FALSE(t.HasAggregation());
+}
