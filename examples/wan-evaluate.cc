@@ -1,0 +1,226 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/*
+ * Evaluate a schedule of rotating cliques on a topology under every capability mode with the
+ * analytic model of MODEL.md, and print the result as JSON (the fields of
+ * shared/data/reference-values.json, plus the colocated Xi, the lower bound and the bottleneck
+ * link of each round). No packets are simulated.
+ *
+ *   schedule.json: rounds of cliques --> per mode: link loads, round times, rho, T_eps, Xi
+ *
+ *   ./wan-training evaluate --topology=topologies/reference-wan.json --schedule=s.json \
+ *       --modelBytes=1e11 --computeS=30
+ *
+ * A schedule that does not mix has infinite Xi and T_eps: JSON has no Infinity, so they are
+ * null, with "mixes": false and a message.
+ */
+
+#include "clique-schedule.h"
+#include "link-load-model.h"
+#include "schedule-metrics.h"
+#include "wan-input-error.h"
+#include "wan-topology.h"
+
+#include "ns3/command-line.h"
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+const std::string PROGRAM = "wan-evaluate";
+
+/**
+ * @param option the option name
+ * @param text a mode name
+ * @return the mode
+ * @throws WanInputError naming the option when the mode is unknown
+ */
+CapabilityMode
+ParseMode(const std::string& option, const std::string& text)
+{
+    try
+    {
+        return CapabilityModeFromString(text);
+    }
+    catch (const WanInputError& error)
+    {
+        throw WanInputError(PROGRAM, "--" + option, error.GetReason());
+    }
+}
+
+/**
+ * @param option the option name
+ * @param text its value
+ * @param minimum the smallest accepted value
+ * @param inclusive whether the minimum itself is accepted
+ * @return the value
+ * @throws WanInputError when the text is not a finite number in range
+ */
+double
+ParseNumber(const std::string& option, const std::string& text, double minimum, bool inclusive)
+{
+    std::istringstream in(text);
+    double value = 0;
+    in >> value;
+    if (text.empty() || in.fail() || !in.eof() || !std::isfinite(value) ||
+        (inclusive ? value < minimum : value <= minimum))
+    {
+        std::ostringstream reason;
+        reason << "must be a finite number " << (inclusive ? ">= " : "> ") << minimum << " (got '"
+               << text << "')";
+        throw WanInputError(PROGRAM, "--" + option, reason.str());
+    }
+    return value;
+}
+
+/**
+ * @param value a number that may be infinite
+ * @return it, or null when infinite
+ */
+nlohmann::json
+Finite(double value)
+{
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    std::string topologyFile;
+    std::string scheduleFile;
+    std::string modelBytesText;
+    std::string computeText;
+    bool overlap = false;
+    std::string epsText = "1e-3";
+    std::string modeName;
+    std::string outFile;
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Evaluate a clique schedule under every capability mode (MODEL.md); JSON out.");
+    cmd.AddValue("topology", "topology JSON file", topologyFile);
+    cmd.AddValue("schedule", "schedule JSON file (CliqueSchedule)", scheduleFile);
+    cmd.AddValue("modelBytes", "S: bytes of one model transfer (> 0)", modelBytesText);
+    cmd.AddValue("computeS", "tau_c: local compute per round in seconds (>= 0)", computeText);
+    cmd.AddValue("overlap", "overlap compute with communication", overlap);
+    cmd.AddValue("eps", "target of T_eps, in (0, 1)", epsText);
+    cmd.AddValue("mode", "only this mode (default: every mode)", modeName);
+    cmd.AddValue("out", "also write the JSON to this file", outFile);
+    cmd.Parse(argc, argv);
+
+    try
+    {
+        if (topologyFile.empty())
+        {
+            throw WanInputError(PROGRAM, "--topology", "required");
+        }
+        if (scheduleFile.empty())
+        {
+            throw WanInputError(PROGRAM, "--schedule", "required");
+        }
+        ScheduleMetrics::Settings settings;
+        settings.modelBytes = ParseNumber("modelBytes", modelBytesText, 0, false);
+        settings.computeS = ParseNumber("computeS", computeText, 0, true);
+        settings.overlap = overlap;
+        settings.eps = ParseNumber("eps", epsText, 0, false);
+        if (settings.eps >= 1)
+        {
+            throw WanInputError(PROGRAM, "--eps", "must be < 1 (got '" + epsText + "')");
+        }
+        std::vector<CapabilityMode> modes = GetAllCapabilityModes();
+        if (!modeName.empty())
+        {
+            modes = {ParseMode("mode", modeName)};
+        }
+        WanTopology topology = WanTopology::LoadFile(topologyFile);
+        CliqueSchedule schedule = CliqueSchedule::LoadFile(scheduleFile, topology);
+        ScheduleMetrics metrics(topology, settings);
+        const uint32_t n = topology.GetNCities();
+
+        nlohmann::json doc;
+        doc["topology"] = topology.GetName();
+        doc["schedule"] = scheduleFile;
+        doc["params"] = {{"model_bytes", settings.modelBytes},
+                         {"tau_c_s", settings.computeS},
+                         {"overlap", settings.overlap},
+                         {"eps", settings.eps}};
+        doc["rounds"] = nlohmann::json::parse(schedule.ToJson(topology))["rounds"];
+        doc["mixes"] = schedule.Mixes();
+        if (!schedule.Mixes())
+        {
+            doc["message"] = "the schedule does not mix (the union of its rounds' clique graphs "
+                             "is disconnected): Xi and T_eps are infinite, reported as null";
+        }
+        doc["Xi_colocated_s"] = ScheduleMetrics::GetColocatedXi(n, settings.computeS);
+        for (CapabilityMode mode : modes)
+        {
+            ScheduleMetrics::Evaluation e = metrics.Evaluate(schedule, mode);
+            nlohmann::json m;
+            m["round_times_s"] = nlohmann::json::array();
+            m["comm_times_s"] = nlohmann::json::array();
+            m["link_loads_in_S"] = nlohmann::json::array();
+            m["bottleneck_links"] = nlohmann::json::array();
+            for (const ScheduleMetrics::RoundCost& c : e.rounds)
+            {
+                m["round_times_s"].push_back(c.roundS);
+                m["comm_times_s"].push_back(c.commS);
+                nlohmann::json loads = nlohmann::json::object();
+                for (uint32_t d = 0; d < c.loads.size(); ++d)
+                {
+                    if (c.loads[d] != 0)
+                    {
+                        loads[topology.GetDirectedLinkName(d)] = c.loads[d];
+                    }
+                }
+                m["link_loads_in_S"].push_back(loads);
+                m["bottleneck_links"].push_back(
+                    c.bottleneckS > 0
+                        ? nlohmann::json(topology.GetDirectedLinkName(c.bottleneckLink))
+                        : nlohmann::json(nullptr));
+            }
+            m["T_period_s"] = e.periodS;
+            m["rho_period"] = e.rhoPeriod;
+            m["rho_per_round"] = e.rhoPerRound;
+            m["rho_per_second"] = e.rhoPerSecond;
+            m["rho_random_rotation"] = e.rhoRandom;
+            m["T_eps_s"] = Finite(e.tEpsS);
+            m["R_eps"] = e.rEps;
+            m["Xi_s"] = Finite(e.xiS);
+            m["Xi_colocated_s"] = e.xiColocatedS;
+            m["Xi_lower_bound_s"] = e.xiLowerBoundS;
+            m["gap_to_colocated"] =
+                e.xiColocatedS > 0 ? Finite(e.xiS / e.xiColocatedS) : nlohmann::json(nullptr);
+            m["mixes"] = e.mixes;
+            doc["modes"][CapabilityModeToString(mode)] = m;
+        }
+        std::string text = doc.dump(1);
+        std::cout << text << std::endl;
+        if (!outFile.empty())
+        {
+            std::ofstream out(outFile);
+            out << text << "\n";
+            if (!out)
+            {
+                throw WanInputError(PROGRAM, "--out", "cannot write " + outFile);
+            }
+        }
+    }
+    catch (const WanInputError& error)
+    {
+        std::cerr << error.what() << std::endl;
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,183 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef LINK_LOAD_MODEL_H
+#define LINK_LOAD_MODEL_H
+
+#include "clique-schedule.h"
+#include "wan-topology.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief How a clique exchanges a model (MODEL.md "Capability modes").
+ */
+enum class CapabilityMode
+{
+    UNICAST,     //!< a copy to each other member
+    MULTICAST,   //!< one copy per sender, replicated by the routers along its source tree
+    AGGREGATION, //!< unicast copies, summed by the FPGA at each receiver's edge
+    BOTH,        //!< multicast copies, summed at each receiver's edge
+    RING,        //!< baseline ring all-reduce (reduce-scatter + all-gather)
+    TREE         //!< upper bound: a summing FPGA in every router, a tree around a root
+};
+
+/**
+ * @ingroup wan-training
+ * @param mode a capability mode
+ * @return its name: "unicast", "multicast", "aggregation", "both", "ring" or "tree"
+ */
+std::string CapabilityModeToString(CapabilityMode mode);
+
+/**
+ * @ingroup wan-training
+ * @param name a mode name as CapabilityModeToString writes it
+ * @return the mode
+ * @throws WanInputError (source `<mode>`, path `mode`) naming the known modes when the name is
+ * unknown
+ */
+CapabilityMode CapabilityModeFromString(const std::string& name);
+
+/**
+ * @ingroup wan-training
+ * @return every capability mode, in declaration order
+ */
+std::vector<CapabilityMode> GetAllCapabilityModes();
+
+/**
+ * @ingroup wan-training
+ * @brief Streams per directed link for a clique or a round, as MODEL.md's table defines them.
+ *
+ * A stream is one model-sized transfer (S bytes). Loads are indexed by WanTopology's dense
+ * directed-link numbering and expressed in units of S. For a clique C of size k:
+ *
+ * | mode | sender up | WAN links | receiver down |
+ * |---|---|---|---|
+ * | unicast | k-1 | +1 on every link of every route i->j | k-1 |
+ * | multicast | 1 | +1 on the union over j of route i->j | k-1 |
+ * | aggregation | k-1 | as unicast | 1 |
+ * | both | 1 | as multicast | 1 |
+ * | ring | 2(k-1)/k | 2(k-1)/k on route c_t -> c_t+1 | 2(k-1)/k |
+ * | tree | 1 | 1 on the union of routes i->root and root->i | 1 |
+ *
+ * A clique of one island (or none) exchanges nothing.
+ *
+ * Ring order (MODEL.md): among the Hamiltonian cycles of the clique over route latencies, the
+ * one that minimises (largest hop latency, sum of hop latencies), then the lexicographically
+ * smallest sequence of city indices (the topology file's order) starting from the smallest index.
+ * Indices, not ids, order these ties: that is how the reference values read MODEL.md (its Latin
+ * triples' rings run NYC -> LON -> TYO, file order, not LON -> NYC -> TYO, id order). A ring and
+ * its reverse always tie, so listing the cities in another order can reverse a ring (same
+ * times on the reference WAN's symmetric links, mirrored per-link loads). It is
+ * computed exactly (bottleneck search plus Held-Karp dynamic programming) for cliques of up to
+ * MAX_EXACT_RING_SIZE members; larger cliques use a deterministic heuristic (nearest neighbour
+ * under the smallest feasible bottleneck found, then 2-opt on the sum), documented as such.
+ * Latency ties are equal within a relative 1e-9, as for routes.
+ */
+class LinkLoadModel
+{
+  public:
+    /** The largest clique whose ring order is computed exactly. */
+    static constexpr uint32_t MAX_EXACT_RING_SIZE = 12;
+
+    /**
+     * @brief Build the model of a topology.
+     * @param topology the topology (copied)
+     */
+    explicit LinkLoadModel(const WanTopology& topology);
+
+    /** @return the topology */
+    const WanTopology& GetTopology() const;
+
+    /**
+     * @param clique the member islands (distinct city indices)
+     * @param mode the capability mode
+     * @return streams (units of S) per directed link for this clique alone
+     */
+    std::vector<double> GetCliqueLoads(const CliqueSchedule::Clique& clique,
+                                       CapabilityMode mode) const;
+
+    /**
+     * @param round the cliques of a round
+     * @param mode the capability mode
+     * @return streams per directed link summed over the cliques (singletons add nothing)
+     */
+    std::vector<double> GetRoundLoads(const CliqueSchedule::Round& round,
+                                      CapabilityMode mode) const;
+
+    /**
+     * @param source the sending island
+     * @param clique the clique (may or may not list the source)
+     * @return the multicast source tree of `source` toward the other members: the union of the
+     * routes source -> j, as sorted directed-link indices (source:up and each member's :down
+     * included); empty when there is no other member
+     */
+    std::vector<uint32_t> GetSourceTree(uint32_t source,
+                                        const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @param clique the member islands
+     * @return the ring order (MODEL.md rule), starting at the smallest city index; the members
+     * sorted when there are fewer than three
+     */
+    std::vector<uint32_t> GetRingOrder(const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @param clique the member islands (non-empty)
+     * @return the tree root: minimises (largest route latency into the root + largest route
+     * latency out of it), then the smallest city index
+     */
+    uint32_t GetTreeRoot(const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @brief Lat(C) of MODEL.md "Time".
+     * @param clique the member islands
+     * @param mode the capability mode
+     * @return the clique's latency term in ms: the largest route latency inside the clique;
+     * ring: 2(k-1) x the largest hop latency; tree: largest latency into the root + largest out
+     * of it; 0 for a clique of fewer than two members
+     */
+    double GetCliqueLatencyMs(const CliqueSchedule::Clique& clique, CapabilityMode mode) const;
+
+    /**
+     * @param src a city index
+     * @param dst another city index
+     * @return the latency of route src -> dst in ms (0 when src == dst)
+     */
+    double GetRouteLatencyMs(uint32_t src, uint32_t dst) const;
+
+  private:
+    /**
+     * @param clique the clique to check
+     * @return the members, sorted and checked to be distinct known islands
+     */
+    std::vector<uint32_t> Members(const CliqueSchedule::Clique& clique) const;
+    /**
+     * @param members sorted members, at most MAX_EXACT_RING_SIZE of them
+     * @return the exact ring order
+     */
+    std::vector<uint32_t> ExactRingOrder(const std::vector<uint32_t>& members) const;
+    /**
+     * @param members sorted members
+     * @return a heuristic ring order for large cliques
+     */
+    std::vector<uint32_t> HeuristicRingOrder(const std::vector<uint32_t>& members) const;
+
+    WanTopology m_topology;                       //!< the topology
+    uint32_t m_nCities;                           //!< number of islands
+    uint32_t m_nDirected;                         //!< number of directed links
+    std::vector<std::vector<double>> m_latencyMs; //!< [src][dst] route latency
+};
+
+} // namespace ns3
+
+#endif /* LINK_LOAD_MODEL_H */

@@ -1,0 +1,420 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "schedule-metrics.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingScheduleMetrics");
+
+namespace
+{
+
+/** Relative accuracy at which the doubling iteration of the Lyapunov equation stops. */
+constexpr double LYAPUNOV_TOLERANCE = 1e-15;
+/** Doublings after which the iteration has summed 2^200 terms and must have stopped. */
+constexpr uint32_t MAX_DOUBLINGS = 200;
+
+/**
+ * @param value a number
+ * @return it as text, with full precision
+ */
+std::string
+Text(double value)
+{
+    std::ostringstream out;
+    out.precision(17);
+    out << value;
+    return out.str();
+}
+
+/**
+ * @param n number of islands
+ * @return J = 11^T / N
+ */
+Eigen::MatrixXd
+Averaging(uint32_t n)
+{
+    return Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+}
+
+} // namespace
+
+ScheduleMetrics::ScheduleMetrics(const WanTopology& topology, const Settings& settings)
+    : m_links(topology),
+      m_settings(settings)
+{
+    NS_LOG_FUNCTION(this << topology.GetName());
+    if (!std::isfinite(settings.modelBytes) || settings.modelBytes <= 0)
+    {
+        throw WanInputError("<settings>",
+                            "modelBytes",
+                            "must be a positive finite number (got " + Text(settings.modelBytes) +
+                                ")");
+    }
+    if (!std::isfinite(settings.computeS) || settings.computeS < 0)
+    {
+        throw WanInputError("<settings>",
+                            "computeS",
+                            "must be a finite number >= 0 (got " + Text(settings.computeS) + ")");
+    }
+    if (!(settings.eps > 0 && settings.eps < 1))
+    {
+        throw WanInputError("<settings>",
+                            "eps",
+                            "must lie strictly between 0 and 1 (got " + Text(settings.eps) + ")");
+    }
+    for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+    {
+        m_capacityBps.push_back(topology.GetDirectedLinkCapacityGbps(d) * 1e9);
+    }
+}
+
+const ScheduleMetrics::Settings&
+ScheduleMetrics::GetSettings() const
+{
+    return m_settings;
+}
+
+const LinkLoadModel&
+ScheduleMetrics::GetLinkLoadModel() const
+{
+    return m_links;
+}
+
+double
+ScheduleMetrics::GetRoundTime(double commS) const
+{
+    return m_settings.overlap ? std::max(m_settings.computeS, commS) : m_settings.computeS + commS;
+}
+
+ScheduleMetrics::RoundCost
+ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const
+{
+    RoundCost cost;
+    cost.loads = m_links.GetRoundLoads(round, mode);
+    for (const CliqueSchedule::Clique& clique : round)
+    {
+        cost.latencyS = std::max(cost.latencyS, m_links.GetCliqueLatencyMs(clique, mode) / 1000.0);
+    }
+    for (uint32_t d = 0; d < cost.loads.size(); ++d)
+    {
+        double seconds = 8.0 * m_settings.modelBytes * cost.loads[d] / m_capacityBps[d];
+        if (seconds > cost.bottleneckS)
+        {
+            cost.bottleneckS = seconds;
+            cost.bottleneckLink = d;
+        }
+    }
+    cost.commS = cost.latencyS + cost.bottleneckS;
+    cost.roundS = GetRoundTime(cost.commS);
+    return cost;
+}
+
+ScheduleMetrics::Evaluation
+ScheduleMetrics::Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) const
+{
+    const uint32_t n = m_links.GetTopology().GetNCities();
+    NS_ABORT_MSG_IF(schedule.GetNIslands() != n,
+                    "ScheduleMetrics: a schedule of " << schedule.GetNIslands()
+                                                      << " islands on a topology of " << n);
+    const std::vector<CliqueSchedule::Round>& rounds = schedule.GetRounds();
+    Evaluation e;
+    std::vector<double> times;
+    for (const CliqueSchedule::Round& round : rounds)
+    {
+        e.rounds.push_back(GetRoundCost(round, mode));
+        times.push_back(e.rounds.back().roundS);
+        e.periodS += times.back();
+    }
+    e.mixes = Mixes(n, rounds);
+    e.rhoPeriod = GetRho(n, rounds);
+    e.rhoPerRound = std::pow(e.rhoPeriod, 1.0 / rounds.size());
+    e.rhoPerSecond = std::pow(e.rhoPeriod, 1.0 / e.periodS);
+    e.rhoRandom = GetRandomRotationRho(n, rounds);
+    e.tEpsS = GetTimeToEps(n, rounds, times, m_settings.eps);
+    e.rEps = e.mixes ? std::log(1.0 / m_settings.eps) / e.tEpsS : 0.0;
+    e.xiS = GetXi(n, rounds, times);
+    e.xiColocatedS = GetColocatedXi(n, m_settings.computeS);
+    e.xiLowerBoundS = GetXiLowerBound(n, times);
+    return e;
+}
+
+void
+ScheduleMetrics::AverageRows(const CliqueSchedule::Round& round, Eigen::MatrixXd& m)
+{
+    for (const CliqueSchedule::Clique& clique : round)
+    {
+        if (clique.size() < 2)
+        {
+            continue;
+        }
+        Eigen::RowVectorXd mean = Eigen::RowVectorXd::Zero(m.cols());
+        for (uint32_t i : clique)
+        {
+            mean += m.row(i);
+        }
+        mean /= static_cast<double>(clique.size());
+        for (uint32_t i : clique)
+        {
+            m.row(i) = mean;
+        }
+    }
+}
+
+void
+ScheduleMetrics::AverageColumns(const CliqueSchedule::Round& round, Eigen::MatrixXd& m)
+{
+    for (const CliqueSchedule::Clique& clique : round)
+    {
+        if (clique.size() < 2)
+        {
+            continue;
+        }
+        Eigen::VectorXd mean = Eigen::VectorXd::Zero(m.rows());
+        for (uint32_t i : clique)
+        {
+            mean += m.col(i);
+        }
+        mean /= static_cast<double>(clique.size());
+        for (uint32_t i : clique)
+        {
+            m.col(i) = mean;
+        }
+    }
+}
+
+Eigen::MatrixXd
+ScheduleMetrics::GetRoundMatrix(uint32_t n, const CliqueSchedule::Round& round)
+{
+    Eigen::MatrixXd w = Eigen::MatrixXd::Identity(n, n);
+    AverageRows(round, w);
+    return w;
+}
+
+Eigen::MatrixXd
+ScheduleMetrics::GetPeriodProduct(uint32_t n, const std::vector<CliqueSchedule::Round>& rounds)
+{
+    Eigen::MatrixXd phi = Eigen::MatrixXd::Identity(n, n);
+    for (const CliqueSchedule::Round& round : rounds)
+    {
+        AverageRows(round, phi);
+    }
+    return phi;
+}
+
+double
+ScheduleMetrics::GetDisagreementNorm(const Eigen::MatrixXd& m)
+{
+    NS_ABORT_MSG_IF(m.rows() != m.cols() || m.rows() == 0, "a square matrix is needed");
+    Eigen::MatrixXd a = m - Averaging(m.rows());
+    Eigen::JacobiSVD<Eigen::MatrixXd> svd(a);
+    return svd.singularValues()(0);
+}
+
+bool
+ScheduleMetrics::Mixes(uint32_t n, const std::vector<CliqueSchedule::Round>& rounds)
+{
+    std::vector<uint32_t> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&parent](uint32_t x) {
+        while (parent[x] != x)
+        {
+            parent[x] = parent[parent[x]];
+            x = parent[x];
+        }
+        return x;
+    };
+    uint32_t components = n;
+    for (const CliqueSchedule::Round& round : rounds)
+    {
+        for (const CliqueSchedule::Clique& clique : round)
+        {
+            for (std::size_t k = 1; k < clique.size(); ++k)
+            {
+                uint32_t a = find(clique[0]);
+                uint32_t b = find(clique[k]);
+                if (a != b)
+                {
+                    parent[a] = b;
+                    --components;
+                }
+            }
+        }
+    }
+    return components == 1;
+}
+
+double
+ScheduleMetrics::GetRho(uint32_t n, const std::vector<CliqueSchedule::Round>& rounds)
+{
+    return GetDisagreementNorm(GetPeriodProduct(n, rounds));
+}
+
+double
+ScheduleMetrics::GetRandomRotationRho(uint32_t n, const std::vector<CliqueSchedule::Round>& rounds)
+{
+    Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(n, n);
+    for (const CliqueSchedule::Round& round : rounds)
+    {
+        mean += GetRoundMatrix(n, round);
+    }
+    mean /= static_cast<double>(rounds.size());
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(mean - Averaging(n),
+                                                          Eigen::EigenvaluesOnly);
+    // mean - J has the eigenvalue 0 on the vector of ones, so lambda_max >= 0 exactly.
+    return std::max(0.0, solver.eigenvalues().maxCoeff());
+}
+
+double
+ScheduleMetrics::GetTimeToEps(uint32_t n,
+                              const std::vector<CliqueSchedule::Round>& rounds,
+                              const std::vector<double>& roundTimesS,
+                              double eps)
+{
+    NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.empty(),
+                    "GetTimeToEps: one time per round is needed");
+    if (!Mixes(n, rounds))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    const uint32_t p = rounds.size();
+    const double periodS = std::accumulate(roundTimesS.begin(), roundTimesS.end(), 0.0);
+    double worst = 0;
+    for (uint32_t start = 0; start < p; ++start)
+    {
+        // Every W_r contracts the disagreement, so the norm of W_t ... W_1 - J never grows with
+        // t. Whole periods from this phase are found by doubling and bisection on powers of the
+        // phase's period product; the last period is then scanned round by round.
+        Eigen::MatrixXd phase = Eigen::MatrixXd::Identity(n, n);
+        for (uint32_t t = 0; t < p; ++t)
+        {
+            AverageRows(rounds[(start + t) % p], phase);
+        }
+        // powers[j] = phase^(2^j); find the largest m with ||phase^m - J|| > eps.
+        std::vector<Eigen::MatrixXd> powers{phase};
+        while (GetDisagreementNorm(powers.back()) > eps)
+        {
+            NS_ABORT_MSG_IF(powers.size() > 64, "GetTimeToEps: no convergence");
+            powers.push_back(powers.back() * powers.back());
+        }
+        // phase^(2^(J)) meets eps; bisect the count of whole periods below 2^J.
+        uint64_t periods = 0;
+        Eigen::MatrixXd prefix = Eigen::MatrixXd::Identity(n, n);
+        for (int j = static_cast<int>(powers.size()) - 2; j >= 0; --j)
+        {
+            Eigen::MatrixXd candidate = powers[j] * prefix;
+            if (GetDisagreementNorm(candidate) > eps)
+            {
+                prefix = candidate;
+                periods += uint64_t{1} << j;
+            }
+        }
+        // prefix = phase^periods misses eps and phase^(periods + 1) meets it.
+        double timeS = periods * periodS;
+        Eigen::MatrixXd m = prefix;
+        for (uint32_t t = 0; t < p; ++t)
+        {
+            uint32_t r = (start + t) % p;
+            AverageRows(rounds[r], m);
+            timeS += roundTimesS[r];
+            if (GetDisagreementNorm(m) <= eps)
+            {
+                break;
+            }
+        }
+        worst = std::max(worst, timeS);
+    }
+    return worst;
+}
+
+double
+ScheduleMetrics::GetXi(uint32_t n,
+                       const std::vector<CliqueSchedule::Round>& rounds,
+                       const std::vector<double>& roundTimesS)
+{
+    NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.empty(),
+                    "GetXi: one time per round is needed");
+    if (!Mixes(n, rounds))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    const Eigen::MatrixXd j = Averaging(n);
+    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
+    // Q: the covariance a period adds from Sigma = 0; A = Phi - J.
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
+    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        q += roundTimesS[r] * disagreement;
+        AverageRows(rounds[r], q);
+        AverageColumns(rounds[r], q);
+        AverageRows(rounds[r], a);
+    }
+    a -= j;
+    // Sigma_0 = A Sigma_0 A^T + Q by doubling (see the class documentation for the bound).
+    Eigen::MatrixXd x = q;
+    uint32_t doublings = 0;
+    while (true)
+    {
+        double s = a.squaredNorm();
+        if (s < 1 && s / (1 - s) <= LYAPUNOV_TOLERANCE)
+        {
+            break;
+        }
+        NS_ABORT_MSG_IF(++doublings > MAX_DOUBLINGS,
+                        "GetXi: the Lyapunov iteration did not converge (rho too close to 1)");
+        x += a * x * a.transpose();
+        a = a * a;
+    }
+    NS_LOG_LOGIC("Lyapunov solved after " << doublings << " doublings");
+    Eigen::MatrixXd sigma = 0.5 * (x + x.transpose());
+    double numerator = 0;
+    double totalS = 0;
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        const double t = roundTimesS[r];
+        numerator += t * sigma.trace() / n + (n - 1.0) / n * t * t / 2;
+        totalS += t;
+        sigma += t * disagreement;
+        AverageRows(rounds[r], sigma);
+        AverageColumns(rounds[r], sigma);
+    }
+    NS_ABORT_MSG_IF(!(totalS > 0), "GetXi: the period has no duration");
+    return numerator / totalS;
+}
+
+double
+ScheduleMetrics::GetXiLowerBound(uint32_t n, const std::vector<double>& roundTimesS)
+{
+    double sum = 0;
+    double squares = 0;
+    for (double t : roundTimesS)
+    {
+        sum += t;
+        squares += t * t;
+    }
+    return sum > 0 ? (n - 1.0) / n * squares / (2 * sum) : 0.0;
+}
+
+double
+ScheduleMetrics::GetColocatedXi(uint32_t n, double computeS)
+{
+    return (n - 1.0) / n * computeS / 2;
+}
+
+} // namespace ns3

@@ -1,0 +1,876 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "schedule-optimizer.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingScheduleOptimizer");
+
+namespace
+{
+
+/** The largest island count whose set partitions are enumerated. */
+constexpr uint32_t MAX_ENUMERATED_ISLANDS = 10;
+/** Cheapest partitions kept per clique-size profile when enumerating. */
+constexpr uint32_t CHEAPEST_PER_PROFILE = 3;
+/** Relative improvement that counts (below it two schedules tie). */
+constexpr double IMPROVEMENT = 1e-12;
+
+/**
+ * @param mask a clique
+ * @return its number of members
+ */
+uint32_t
+Count(uint64_t mask)
+{
+    return static_cast<uint32_t>(__builtin_popcountll(mask));
+}
+
+} // namespace
+
+bool
+ScheduleOptimizer::Better(const Scored& a, const Scored& b)
+{
+    if (a.xiS != b.xiS)
+    {
+        return a.xiS < b.xiS;
+    }
+    if (a.schedule.size() != b.schedule.size())
+    {
+        return a.schedule.size() < b.schedule.size();
+    }
+    return a.schedule < b.schedule;
+}
+
+ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
+                                     const ScheduleMetrics::Settings& settings,
+                                     CapabilityMode mode,
+                                     const Options& options)
+    : m_topology(topology),
+      m_metrics(topology, settings),
+      m_mode(mode),
+      m_options(options),
+      m_n(topology.GetNCities()),
+      m_random(options.seed)
+{
+    NS_LOG_FUNCTION(this << topology.GetName() << CapabilityModeToString(mode));
+    if (m_n < 2 || m_n > 64)
+    {
+        throw WanInputError(topology.GetSourceName(),
+                            "$.cities",
+                            "the optimizer needs 2 to 64 islands (got " + std::to_string(m_n) +
+                                ")");
+    }
+    if (options.maxPeriod < 1)
+    {
+        throw WanInputError("<optimizer>", "maxPeriod", "must be at least 1");
+    }
+    if (options.beamWidth < 1 || options.localSearchStarts < 1 || options.maxEvaluations < 1)
+    {
+        throw WanInputError("<optimizer>",
+                            "options",
+                            "beamWidth, localSearchStarts and maxEvaluations must be >= 1");
+    }
+    for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+    {
+        m_capacityBps.push_back(topology.GetDirectedLinkCapacityGbps(d) * 1e9);
+    }
+    m_scratch.assign(m_capacityBps.size(), 0.0);
+}
+
+const ScheduleOptimizer::CliqueCost&
+ScheduleOptimizer::GetCliqueCost(Mask mask)
+{
+    auto it = m_cliques.find(mask);
+    if (it != m_cliques.end())
+    {
+        return it->second;
+    }
+    CliqueCost cost{0, {}};
+    if (Count(mask) >= 2)
+    {
+        CliqueSchedule::Clique members;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (mask & (Mask{1} << i))
+            {
+                members.push_back(i);
+            }
+        }
+        const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
+        cost.latencyS = links.GetCliqueLatencyMs(members, m_mode) / 1000.0;
+        std::vector<double> loads = links.GetCliqueLoads(members, m_mode);
+        const double bits = 8.0 * m_metrics.GetSettings().modelBytes;
+        for (uint32_t d = 0; d < loads.size(); ++d)
+        {
+            if (loads[d] > 0)
+            {
+                cost.links.emplace_back(d, bits * loads[d] / m_capacityBps[d]);
+            }
+        }
+    }
+    return m_cliques.emplace(mask, std::move(cost)).first->second;
+}
+
+double
+ScheduleOptimizer::GetCommS(const MaskRound& round)
+{
+    auto it = m_rounds.find(round);
+    if (it != m_rounds.end())
+    {
+        return it->second;
+    }
+    double latencyS = 0;
+    double bottleneckS = 0;
+    std::vector<uint32_t> touched;
+    for (Mask clique : round)
+    {
+        const CliqueCost& cost = GetCliqueCost(clique);
+        latencyS = std::max(latencyS, cost.latencyS);
+        for (const auto& [d, seconds] : cost.links)
+        {
+            if (m_scratch[d] == 0)
+            {
+                touched.push_back(d);
+            }
+            m_scratch[d] += seconds;
+            bottleneckS = std::max(bottleneckS, m_scratch[d]);
+        }
+    }
+    for (uint32_t d : touched)
+    {
+        m_scratch[d] = 0;
+    }
+    double commS = latencyS + bottleneckS;
+    m_rounds.emplace(round, commS);
+    return commS;
+}
+
+double
+ScheduleOptimizer::Score(const MaskSchedule& schedule)
+{
+    if (schedule.empty())
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    auto it = m_scores.find(schedule);
+    if (it != m_scores.end())
+    {
+        return it->second;
+    }
+    std::vector<double> times;
+    for (const MaskRound& round : schedule)
+    {
+        times.push_back(m_metrics.GetRoundTime(GetCommS(round)));
+    }
+    std::vector<CliqueSchedule::Round> rounds;
+    for (const MaskRound& round : schedule)
+    {
+        rounds.push_back(ToRound(round));
+    }
+    double xi = ScheduleMetrics::GetXi(m_n, rounds, times);
+    ++m_evaluations;
+    m_scores.emplace(schedule, xi);
+    return xi;
+}
+
+ScheduleOptimizer::Mask
+ScheduleOptimizer::AllIslands() const
+{
+    return m_n == 64 ? ~Mask{0} : (Mask{1} << m_n) - 1;
+}
+
+bool
+ScheduleOptimizer::Exhausted() const
+{
+    return m_evaluations >= m_options.maxEvaluations;
+}
+
+void
+ScheduleOptimizer::Canonical(MaskRound& round)
+{
+    round.erase(std::remove_if(round.begin(), round.end(), [](Mask m) { return Count(m) < 2; }),
+                round.end());
+    std::sort(round.begin(), round.end());
+}
+
+ScheduleOptimizer::MaskRound
+ScheduleOptimizer::ToMaskRound(const CliqueSchedule::Round& groups)
+{
+    MaskRound round;
+    for (const CliqueSchedule::Clique& clique : groups)
+    {
+        Mask mask = 0;
+        for (uint32_t i : clique)
+        {
+            mask |= Mask{1} << i;
+        }
+        round.push_back(mask);
+    }
+    Canonical(round);
+    return round;
+}
+
+CliqueSchedule::Round
+ScheduleOptimizer::ToRound(const MaskRound& round) const
+{
+    CliqueSchedule::Round cliques;
+    for (Mask mask : round)
+    {
+        CliqueSchedule::Clique clique;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (mask & (Mask{1} << i))
+            {
+                clique.push_back(i);
+            }
+        }
+        cliques.push_back(clique);
+    }
+    std::sort(cliques.begin(), cliques.end());
+    return cliques;
+}
+
+CliqueSchedule
+ScheduleOptimizer::ToSchedule(const MaskSchedule& schedule) const
+{
+    std::vector<CliqueSchedule::Round> rounds;
+    for (const MaskRound& round : schedule)
+    {
+        rounds.push_back(ToRound(round));
+    }
+    return CliqueSchedule(m_n, rounds);
+}
+
+CliqueSchedule::Round
+ScheduleOptimizer::ImproveBySwaps(CliqueSchedule::Round groups,
+                                  const std::vector<uint32_t>& sameGroup)
+{
+    double best = GetCommS(ToMaskRound(groups));
+    bool improved = true;
+    while (improved)
+    {
+        improved = false;
+        for (uint32_t g = 0; g < groups.size(); ++g)
+        {
+            for (uint32_t h = g + 1; h < groups.size(); ++h)
+            {
+                for (uint32_t a = 0; a < groups[g].size(); ++a)
+                {
+                    for (uint32_t b = 0; b < groups[h].size(); ++b)
+                    {
+                        if (!sameGroup.empty() &&
+                            sameGroup[groups[g][a]] != sameGroup[groups[h][b]])
+                        {
+                            continue;
+                        }
+                        std::swap(groups[g][a], groups[h][b]);
+                        double cost = GetCommS(ToMaskRound(groups));
+                        if (cost < best * (1 - IMPROVEMENT))
+                        {
+                            best = cost;
+                            improved = true;
+                        }
+                        else
+                        {
+                            std::swap(groups[g][a], groups[h][b]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    return groups;
+}
+
+CliqueSchedule::Round
+ScheduleOptimizer::Transversal(const CliqueSchedule::Round& groups)
+{
+    std::size_t largest = 0;
+    for (const auto& g : groups)
+    {
+        largest = std::max(largest, g.size());
+    }
+    CliqueSchedule::Round transversal(largest);
+    for (const auto& g : groups)
+    {
+        CliqueSchedule::Clique sorted(g);
+        std::sort(sorted.begin(), sorted.end());
+        for (std::size_t t = 0; t < sorted.size(); ++t)
+        {
+            transversal[t].push_back(sorted[t]);
+        }
+    }
+    return transversal;
+}
+
+void
+ScheduleOptimizer::BuildPool()
+{
+    std::vector<CliqueSchedule::Round> partitions;
+    if (m_n <= MAX_ENUMERATED_ISLANDS)
+    {
+        // Every set partition by restricted growth strings; keep the cheapest per profile.
+        std::map<std::vector<uint32_t>, std::vector<std::pair<double, MaskRound>>> cheapest;
+        std::vector<uint32_t> label(m_n, 0);
+        std::vector<uint32_t> prefixMax(m_n, 0);
+        while (true)
+        {
+            uint32_t blocks = prefixMax[m_n - 1] + 1;
+            if (blocks < m_n)
+            {
+                MaskRound round(blocks, 0);
+                std::vector<uint32_t> profile(blocks, 0);
+                for (uint32_t i = 0; i < m_n; ++i)
+                {
+                    round[label[i]] |= Mask{1} << i;
+                    ++profile[label[i]];
+                }
+                std::sort(profile.rbegin(), profile.rend());
+                Canonical(round);
+                // T_comm without the cache: most partitions are looked at only here.
+                double latencyS = 0;
+                double bottleneckS = 0;
+                std::vector<uint32_t> touched;
+                for (Mask clique : round)
+                {
+                    const CliqueCost& cost = GetCliqueCost(clique);
+                    latencyS = std::max(latencyS, cost.latencyS);
+                    for (const auto& [d, seconds] : cost.links)
+                    {
+                        if (m_scratch[d] == 0)
+                        {
+                            touched.push_back(d);
+                        }
+                        m_scratch[d] += seconds;
+                        bottleneckS = std::max(bottleneckS, m_scratch[d]);
+                    }
+                }
+                for (uint32_t d : touched)
+                {
+                    m_scratch[d] = 0;
+                }
+                auto& kept = cheapest[profile];
+                kept.emplace_back(latencyS + bottleneckS, round);
+                std::sort(kept.begin(), kept.end());
+                if (kept.size() > CHEAPEST_PER_PROFILE)
+                {
+                    kept.pop_back();
+                }
+            }
+            // Next restricted growth string.
+            int i = static_cast<int>(m_n) - 1;
+            while (i > 0 && label[i] == prefixMax[i - 1] + 1)
+            {
+                --i;
+            }
+            if (i == 0)
+            {
+                break;
+            }
+            ++label[i];
+            prefixMax[i] = std::max(prefixMax[i - 1], label[i]);
+            for (uint32_t k = i + 1; k < m_n; ++k)
+            {
+                label[k] = 0;
+                prefixMax[k] = prefixMax[k - 1];
+            }
+        }
+        for (const auto& [profile, kept] : cheapest)
+        {
+            for (const auto& [cost, round] : kept)
+            {
+                partitions.push_back(ToRound(round));
+            }
+        }
+    }
+    else
+    {
+        // Near-equal cliques of each size: the latency-regional partition and a seeded random
+        // one, each improved by swaps.
+        for (uint32_t k = 2; k < m_n; ++k)
+        {
+            partitions.push_back(
+                ImproveBySwaps(CliqueSchedule::Regional(m_topology, k).GetRound(0), {}));
+            std::vector<uint32_t> order(m_n);
+            std::iota(order.begin(), order.end(), 0);
+            std::shuffle(order.begin(), order.end(), m_random);
+            CliqueSchedule::Round random;
+            for (uint32_t i = 0; i < m_n; ++i)
+            {
+                if (i % k == 0)
+                {
+                    random.emplace_back();
+                }
+                random.back().push_back(order[i]);
+            }
+            partitions.push_back(ImproveBySwaps(random, {}));
+        }
+    }
+    std::set<MaskRound> pool;
+    for (const CliqueSchedule::Round& groups : partitions)
+    {
+        // Complete the partition with its idle islands as groups of one.
+        CliqueSchedule::Round full(groups);
+        std::vector<bool> seen(m_n, false);
+        std::vector<uint32_t> group(m_n, 0);
+        for (uint32_t g = 0; g < full.size(); ++g)
+        {
+            for (uint32_t i : full[g])
+            {
+                seen[i] = true;
+                group[i] = g;
+            }
+        }
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (!seen[i])
+            {
+                group[i] = full.size();
+                full.push_back({i});
+            }
+        }
+        pool.insert(ToMaskRound(full));
+        MaskRound transversal = ToMaskRound(ImproveBySwaps(Transversal(full), group));
+        if (!transversal.empty())
+        {
+            pool.insert(transversal);
+        }
+    }
+    pool.insert(MaskRound{AllIslands()});
+    m_pool.assign(pool.begin(), pool.end());
+    NS_LOG_INFO("round pool of " << m_pool.size() << " rounds");
+}
+
+std::vector<ScheduleOptimizer::Scored>
+ScheduleOptimizer::Seeds()
+{
+    std::vector<Scored> seeds;
+    auto add = [&](const MaskSchedule& s) {
+        if (s.size() <= m_options.maxPeriod)
+        {
+            seeds.push_back({s, Score(s)});
+        }
+    };
+    add({MaskRound{AllIslands()}});
+    for (const MaskRound& round : m_pool)
+    {
+        add({round, ToMaskRound(Transversal(ToRound(round)))});
+    }
+    if (m_n == 9)
+    {
+        MaskSchedule latin;
+        CliqueSchedule triples = CliqueSchedule::LatinTriples(9);
+        for (const auto& round : triples.GetRounds())
+        {
+            latin.push_back(ToMaskRound(round));
+        }
+        add(latin);
+    }
+    // Beam search over sequences of pool rounds.
+    auto components = [this](const MaskSchedule& s) {
+        std::vector<Mask> parts;
+        for (const MaskRound& round : s)
+        {
+            for (Mask clique : round)
+            {
+                Mask merged = clique;
+                std::vector<Mask> rest;
+                for (Mask p : parts)
+                {
+                    if (p & merged)
+                    {
+                        merged |= p;
+                    }
+                    else
+                    {
+                        rest.push_back(p);
+                    }
+                }
+                rest.push_back(merged);
+                parts = rest;
+            }
+        }
+        uint32_t covered = 0;
+        for (Mask p : parts)
+        {
+            covered += Count(p);
+        }
+        return static_cast<uint32_t>(parts.size()) + (m_n - covered);
+    };
+    std::vector<MaskSchedule> beam{{}};
+    for (uint32_t depth = 1; depth <= m_options.maxPeriod && !Exhausted(); ++depth)
+    {
+        std::vector<Scored> mixing;
+        std::vector<std::pair<std::pair<uint32_t, double>, MaskSchedule>> open;
+        for (const MaskSchedule& prefix : beam)
+        {
+            for (const MaskRound& round : m_pool)
+            {
+                MaskSchedule s(prefix);
+                s.push_back(round);
+                uint32_t parts = components(s);
+                if (parts == 1)
+                {
+                    mixing.push_back({s, Score(s)});
+                }
+                else
+                {
+                    double periodS = 0;
+                    for (const MaskRound& r : s)
+                    {
+                        periodS += m_metrics.GetRoundTime(GetCommS(r));
+                    }
+                    open.push_back({{parts, periodS}, s});
+                }
+            }
+        }
+        std::sort(mixing.begin(), mixing.end(), Better);
+        std::sort(open.begin(), open.end());
+        beam.clear();
+        for (uint32_t i = 0; i < mixing.size() && i < m_options.beamWidth; ++i)
+        {
+            seeds.push_back(mixing[i]);
+            beam.push_back(mixing[i].schedule);
+        }
+        for (uint32_t i = 0; i < open.size() && i < m_options.beamWidth; ++i)
+        {
+            beam.push_back(open[i].second);
+        }
+    }
+    std::sort(seeds.begin(), seeds.end(), Better);
+    return seeds;
+}
+
+std::vector<ScheduleOptimizer::MaskSchedule>
+ScheduleOptimizer::Neighbours(const MaskSchedule& schedule, bool polish)
+{
+    std::vector<MaskSchedule> out;
+    const uint32_t p = schedule.size();
+    auto with = [&](uint32_t r, MaskRound round) {
+        Canonical(round);
+        MaskSchedule s(schedule);
+        s[r] = round;
+        out.push_back(s);
+    };
+    for (uint32_t r = 0; r < p; ++r)
+    {
+        // The round's groups, idle islands as groups of one.
+        std::vector<Mask> groups(schedule[r]);
+        Mask covered = 0;
+        for (Mask g : groups)
+        {
+            covered |= g;
+        }
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (!(covered & (Mask{1} << i)))
+            {
+                groups.push_back(Mask{1} << i);
+            }
+        }
+        const uint32_t g = groups.size();
+        for (uint32_t a = 0; a < g; ++a)
+        {
+            for (uint32_t i = 0; i < m_n; ++i)
+            {
+                Mask bit = Mask{1} << i;
+                if (!(groups[a] & bit))
+                {
+                    continue;
+                }
+                // Move island i out of group a, alone or into group b.
+                if (Count(groups[a]) > 1)
+                {
+                    MaskRound round(groups);
+                    round[a] &= ~bit;
+                    round.push_back(bit);
+                    with(r, round);
+                }
+                for (uint32_t b = 0; b < g; ++b)
+                {
+                    if (b == a || (Count(groups[a]) == 1 && Count(groups[b]) == 1 && b < a))
+                    {
+                        continue;
+                    }
+                    MaskRound round(groups);
+                    round[a] &= ~bit;
+                    round[b] |= bit;
+                    with(r, round);
+                    // Swap island i with every island j of group b (each pair once).
+                    if (Count(groups[a]) == 1 && Count(groups[b]) == 1)
+                    {
+                        continue;
+                    }
+                    for (uint32_t j = 0; j < m_n && a < b; ++j)
+                    {
+                        Mask other = Mask{1} << j;
+                        if (groups[b] & other)
+                        {
+                            MaskRound swapped(groups);
+                            swapped[a] = (swapped[a] & ~bit) | other;
+                            swapped[b] = (swapped[b] & ~other) | bit;
+                            with(r, swapped);
+                        }
+                    }
+                }
+            }
+        }
+        if (polish)
+        {
+            continue;
+        }
+        // Merge two cliques; split one in two around its farthest pair.
+        for (uint32_t a = 0; a < schedule[r].size(); ++a)
+        {
+            for (uint32_t b = a + 1; b < schedule[r].size(); ++b)
+            {
+                MaskRound round(schedule[r]);
+                round[a] |= round[b];
+                round.erase(round.begin() + b);
+                with(r, round);
+            }
+            std::vector<uint32_t> members;
+            for (uint32_t i = 0; i < m_n; ++i)
+            {
+                if (schedule[r][a] & (Mask{1} << i))
+                {
+                    members.push_back(i);
+                }
+            }
+            if (members.size() >= 3)
+            {
+                const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
+                auto distance = [&links](uint32_t x, uint32_t y) {
+                    return std::max(links.GetRouteLatencyMs(x, y), links.GetRouteLatencyMs(y, x));
+                };
+                uint32_t s = members[0];
+                uint32_t t = members[1];
+                for (uint32_t x : members)
+                {
+                    for (uint32_t y : members)
+                    {
+                        if (distance(x, y) > distance(s, t))
+                        {
+                            s = x;
+                            t = y;
+                        }
+                    }
+                }
+                Mask first = 0;
+                Mask second = 0;
+                for (uint32_t x : members)
+                {
+                    (distance(x, s) <= distance(x, t) ? first : second) |= Mask{1} << x;
+                }
+                MaskRound round(schedule[r]);
+                round[a] = first;
+                round.push_back(second);
+                with(r, round);
+            }
+        }
+        // Replace or drop the round.
+        for (const MaskRound& pooled : m_pool)
+        {
+            with(r, pooled);
+        }
+        if (p > 1)
+        {
+            MaskSchedule s(schedule);
+            s.erase(s.begin() + r);
+            out.push_back(s);
+        }
+    }
+    if (!polish && p < m_options.maxPeriod)
+    {
+        for (uint32_t r = 0; r <= p; ++r)
+        {
+            for (const MaskRound& pooled : m_pool)
+            {
+                MaskSchedule s(schedule);
+                s.insert(s.begin() + r, pooled);
+                out.push_back(s);
+            }
+        }
+    }
+    return out;
+}
+
+ScheduleOptimizer::Scored
+ScheduleOptimizer::LocalSearch(Scored current, bool polish)
+{
+    bool improved = true;
+    while (improved && !Exhausted())
+    {
+        improved = false;
+        std::vector<MaskSchedule> neighbours = Neighbours(current.schedule, polish);
+        if (!polish)
+        {
+            std::shuffle(neighbours.begin(), neighbours.end(), m_random);
+        }
+        Scored best = current;
+        for (const MaskSchedule& s : neighbours)
+        {
+            if (Exhausted())
+            {
+                break;
+            }
+            // The lower bound of Xi needs only the round times: skip hopeless neighbours.
+            std::vector<double> times;
+            for (const MaskRound& round : s)
+            {
+                times.push_back(m_metrics.GetRoundTime(GetCommS(round)));
+            }
+            if (ScheduleMetrics::GetXiLowerBound(m_n, times) >= best.xiS)
+            {
+                continue;
+            }
+            double xi = Score(s);
+            if (xi < best.xiS * (1 - IMPROVEMENT))
+            {
+                best = {s, xi};
+                improved = true;
+                if (!polish)
+                {
+                    break;
+                }
+            }
+        }
+        current = best;
+    }
+    return current;
+}
+
+ScheduleOptimizer::Result
+ScheduleOptimizer::Optimize()
+{
+    BuildPool();
+    std::vector<Scored> seeds = Seeds();
+    NS_ABORT_MSG_IF(seeds.empty() || std::isinf(seeds.front().xiS),
+                    "ScheduleOptimizer: no mixing seed (the all-island clique always mixes)");
+    // Local search from the best distinct seeds, sharing the budget left before the polish.
+    std::vector<Scored> starts;
+    for (const Scored& s : seeds)
+    {
+        bool known = std::any_of(starts.begin(), starts.end(), [&s](const Scored& x) {
+            return x.schedule == s.schedule;
+        });
+        if (!known && starts.size() < m_options.localSearchStarts)
+        {
+            starts.push_back(s);
+        }
+    }
+    const uint64_t total = m_options.maxEvaluations;
+    Scored best = seeds.front();
+    for (uint32_t k = 0; k < starts.size(); ++k)
+    {
+        uint64_t left = total > m_evaluations ? total - m_evaluations : 0;
+        m_options.maxEvaluations = m_evaluations + left * 4 / 5 / (starts.size() - k);
+        Scored reached = LocalSearch(starts[k], false);
+        NS_LOG_INFO("start " << k << ": Xi " << starts[k].xiS << " -> " << reached.xiS);
+        if (reached.xiS < best.xiS)
+        {
+            best = reached;
+        }
+    }
+    m_options.maxEvaluations = total;
+    best = LocalSearch(best, true);
+    // A period that repeats a shorter one is the same process (same Xi): keep the shorter.
+    for (uint32_t p = 1; p < best.schedule.size(); ++p)
+    {
+        bool repeats = best.schedule.size() % p == 0;
+        for (uint32_t r = p; repeats && r < best.schedule.size(); ++r)
+        {
+            repeats = best.schedule[r] == best.schedule[r % p];
+        }
+        if (repeats)
+        {
+            best.schedule.resize(p);
+            break;
+        }
+    }
+
+    Result result{ToSchedule(best.schedule), "search", {}, {}, 0};
+    result.baselines = GetBaselines();
+    for (const Candidate& baseline : result.baselines)
+    {
+        if (baseline.xiS < best.xiS * (1 - IMPROVEMENT))
+        {
+            best.xiS = baseline.xiS;
+            result.schedule = baseline.schedule;
+            result.origin = baseline.name;
+        }
+    }
+    result.evaluation = m_metrics.Evaluate(result.schedule, m_mode);
+    result.evaluations = m_evaluations;
+    return result;
+}
+
+double
+ScheduleOptimizer::GetXi(const CliqueSchedule& schedule)
+{
+    NS_ABORT_MSG_IF(schedule.GetNIslands() != m_n, "ScheduleOptimizer: wrong island count");
+    MaskSchedule masks;
+    for (const CliqueSchedule::Round& round : schedule.GetRounds())
+    {
+        masks.push_back(ToMaskRound(round));
+    }
+    return Score(masks);
+}
+
+std::vector<ScheduleOptimizer::Candidate>
+ScheduleOptimizer::GetBaselines()
+{
+    std::vector<Candidate> baselines;
+    CliqueSchedule all = CliqueSchedule::AllReduce(m_n);
+    baselines.push_back({"all-reduce", all, GetXi(all)});
+    CliqueSchedule pairs = CliqueSchedule::RoundRobinPairs(m_n);
+    baselines.push_back({"round-robin pairs", pairs, GetXi(pairs)});
+    if (m_n == 9)
+    {
+        CliqueSchedule latin = CliqueSchedule::LatinTriples(m_n);
+        baselines.push_back({"Latin triples", latin, GetXi(latin)});
+    }
+    return baselines;
+}
+
+std::string
+ScheduleOptimizer::GetProfile(const CliqueSchedule& schedule)
+{
+    std::ostringstream out;
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        std::vector<uint32_t> sizes;
+        uint32_t listed = 0;
+        for (const auto& clique : schedule.GetRound(r))
+        {
+            sizes.push_back(clique.size());
+            listed += clique.size();
+        }
+        sizes.insert(sizes.end(), schedule.GetNIslands() - listed, 1);
+        std::sort(sizes.rbegin(), sizes.rend());
+        out << (r ? " | " : "");
+        for (std::size_t i = 0; i < sizes.size(); ++i)
+        {
+            out << (i ? "+" : "") << sizes[i];
+        }
+    }
+    return out.str();
+}
+
+} // namespace ns3

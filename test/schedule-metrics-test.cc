@@ -1,0 +1,437 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "clique-schedule.h"
+#include "link-load-model.h"
+#include "schedule-metrics.h"
+#include "wan-topology.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+/**
+ * @file
+ * @ingroup wan-training-tests
+ * GoogleTest cases for ScheduleMetrics: the reference values, closed forms of MODEL.md and the
+ * invariances every metric must have.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+const std::string SRC = WAN_TRAINING_SOURCE_DIR;
+
+using Rounds = std::vector<CliqueSchedule::Round>;
+
+std::string
+ReadText(const std::string& path)
+{
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/** Relative 1e-6, the reference's tolerance; exact zeros within 1e-12. */
+void
+ExpectClose(double actual, double expected, const std::string& what)
+{
+    EXPECT_NEAR(actual, expected, 1e-6 * std::abs(expected) + 1e-12) << what;
+}
+
+/** The settings of the reference values' `params` block. */
+ScheduleMetrics::Settings
+ReferenceSettings(const nlohmann::json& params)
+{
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = params["model_bytes"].get<double>();
+    settings.computeS = params["tau_c_s"].get<double>();
+    settings.overlap = params["overlap"].get<bool>();
+    settings.eps = params["eps"].get<double>();
+    return settings;
+}
+
+/** @return rounds with every island index mapped through perm */
+Rounds
+Relabel(const Rounds& rounds, const std::vector<uint32_t>& perm)
+{
+    Rounds out;
+    for (const auto& round : rounds)
+    {
+        CliqueSchedule::Round r;
+        for (const auto& clique : round)
+        {
+            CliqueSchedule::Clique c;
+            for (uint32_t i : clique)
+            {
+                c.push_back(perm[i]);
+            }
+            r.push_back(c);
+        }
+        out.push_back(r);
+    }
+    return out;
+}
+
+/** Three rounds on seven islands whose product is not normal (no symmetry between rounds). */
+Rounds
+Irregular()
+{
+    return {{{0, 1, 2}, {3, 4}}, {{2, 3}, {4, 5, 6}}, {{0, 6}, {1, 5}}};
+}
+
+} // namespace
+
+TEST(ScheduleMetrics, ReferenceValuesAreReproducedForEveryScheduleAndMode)
+{
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    auto ref = nlohmann::json::parse(ReadText(SRC + "/test/data/reference-values.json"));
+    // The access capacity of the params block is the topology file's, not a parameter.
+    for (uint32_t i = 0; i < topology.GetNCities(); ++i)
+    {
+        EXPECT_EQ(topology.GetCity(i).accessCapacityGbps, ref["params"]["access_gbps"]);
+    }
+    ScheduleMetrics metrics(topology, ReferenceSettings(ref["params"]));
+    uint32_t evaluations = 0;
+    for (const auto& [name, entry] : ref["schedules"].items())
+    {
+        nlohmann::json doc;
+        doc["rounds"] = entry["rounds"];
+        CliqueSchedule schedule = CliqueSchedule::Parse(doc.dump(), name, topology);
+        for (const auto& [modeName, v] : entry["modes"].items())
+        {
+            std::string what = name + " / " + modeName;
+            ScheduleMetrics::Evaluation e =
+                metrics.Evaluate(schedule, CapabilityModeFromString(modeName));
+            ASSERT_EQ(e.rounds.size(), v["round_times_s"].size()) << what;
+            for (uint32_t r = 0; r < e.rounds.size(); ++r)
+            {
+                ExpectClose(e.rounds[r].roundS, v["round_times_s"][r], what + " T_r");
+                ExpectClose(e.rounds[r].commS, v["comm_times_s"][r], what + " T_comm");
+            }
+            ExpectClose(e.periodS, v["T_period_s"], what + " T");
+            ExpectClose(e.rhoPeriod, v["rho_period"], what + " rho");
+            ExpectClose(e.rhoRandom, v["rho_random_rotation"], what + " rho_rand");
+            ExpectClose(e.tEpsS, v["T_eps_s"], what + " T_eps");
+            ExpectClose(e.rEps, v["R_eps"], what + " R_eps");
+            ExpectClose(e.xiS, v["Xi_s"], what + " Xi");
+            EXPECT_TRUE(e.mixes) << what;
+            ++evaluations;
+        }
+    }
+    EXPECT_EQ(evaluations, 18U);
+}
+
+TEST(ScheduleMetrics, AllReduceAndColocatedClosedForms)
+{
+    // All-reduce every T: D_0 = 0, so Xi = (N-1)/N T^2/2 / T = (N-1)/N T/2.
+    for (uint32_t n : {2U, 5U, 9U, 32U})
+    {
+        for (double t : {0.5, 30.0, 94.1135})
+        {
+            Rounds rounds = CliqueSchedule::AllReduce(n).GetRounds();
+            EXPECT_NEAR(ScheduleMetrics::GetXi(n, rounds, {t}), (n - 1.0) / n * t / 2, 1e-12 * t)
+                << n << " " << t;
+            EXPECT_NEAR(ScheduleMetrics::GetRho(n, rounds), 0.0, 1e-12);
+            EXPECT_DOUBLE_EQ(ScheduleMetrics::GetTimeToEps(n, rounds, {t}, 1e-3), t);
+        }
+        EXPECT_DOUBLE_EQ(ScheduleMetrics::GetColocatedXi(n, 30.0), (n - 1.0) / n * 15.0);
+    }
+}
+
+TEST(ScheduleMetrics, RingOfNineGossipSpectralGap)
+{
+    // The literature's ring of 9 (e.g. D-PSGD's ring, Metropolis-Hastings weights on a cycle):
+    // every node averages itself and its two neighbours with weight 1/3, W = (I + A)/3. Its
+    // eigenvalues are (1 + 2 cos(2 pi k / 9)) / 3; the second largest in modulus is
+    // (1 + 2 cos(2 pi / 9)) / 3 = 0.844029629..., so the spectral gap 1 - ||W - J||_2 is
+    // 0.155970371. (The clique model's own analogues are checked below: MODEL.md's rho_rand is
+    // lambda_max(mean W - J), the same quantity for a symmetric W.)
+    const uint32_t n = 9;
+    Eigen::MatrixXd w = Eigen::MatrixXd::Zero(n, n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        w(i, i) = 1.0 / 3;
+        w(i, (i + 1) % n) = 1.0 / 3;
+        w(i, (i + n - 1) % n) = 1.0 / 3;
+    }
+    EXPECT_NEAR(1 - ScheduleMetrics::GetDisagreementNorm(w), 0.155970371, 1e-9);
+    EXPECT_NEAR(1 - (1 + 2 * std::cos(2 * M_PI / 9)) / 3, 0.155970371, 1e-9);
+}
+
+TEST(ScheduleMetrics, HypercubePairsOnEightIslandsReachJInThreeRounds)
+{
+    // Round d pairs i with i XOR 2^d: after the three dimensions every island holds the mean.
+    const uint32_t n = 8;
+    Rounds rounds(3);
+    for (uint32_t d = 0; d < 3; ++d)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            if (!(i & (1U << d)))
+            {
+                rounds[d].push_back({i, i | (1U << d)});
+            }
+        }
+    }
+    Eigen::MatrixXd j = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+    Eigen::MatrixXd twoRounds = ScheduleMetrics::GetPeriodProduct(n, {rounds[0], rounds[1]});
+    EXPECT_NEAR(ScheduleMetrics::GetDisagreementNorm(twoRounds), 1.0, 1e-12);
+    EXPECT_LT((ScheduleMetrics::GetPeriodProduct(n, rounds) - j).cwiseAbs().maxCoeff(), 1e-15);
+    EXPECT_NEAR(ScheduleMetrics::GetRho(n, rounds), 0.0, 1e-12);
+    // From every phase exactly three rounds are needed: T_eps is the whole period.
+    EXPECT_DOUBLE_EQ(ScheduleMetrics::GetTimeToEps(n, rounds, {1, 2, 4}, 1e-9), 7.0);
+    // On the character chi_s(i) = (-1)^(s.i) round d's matrix has eigenvalue 1 when bit d of s is
+    // 0 and 0 otherwise, so mean W has (zero bits of s)/3: rho_rand = 2/3 (s with one bit).
+    EXPECT_NEAR(ScheduleMetrics::GetRandomRotationRho(n, rounds), 2.0 / 3, 1e-12);
+}
+
+TEST(ScheduleMetrics, ExactTwoRoundFormula)
+{
+    // Two rounds whose products in both orders are J: round 1 splits N = 6 into c1 = 2 groups
+    // {0,1,2}, {3,4,5}; round 2 takes one member of each group, c2 = 3 cliques {0,3}, {1,4},
+    // {2,5}. With E = I - J and W2 W1 = W1 W2 = J (and J E = 0, W E W = W - J):
+    //   Sigma_0 = Q = W2 (W1 T1 E W1 + T2 E) W2 = T1 W2 W1 E W1 W2 + T2 (W2 - J) = T2 (W2 - J),
+    //   Sigma_1 = W1 (Sigma_0 + T1 E) W1 = T2 (W1 W2 W1 - J) + T1 (W1 - J) = T1 (W1 - J),
+    // and tr(W - J) = (number of cliques) - 1, so D_0 = T2 (c2 - 1)/N, D_1 = T1 (c1 - 1)/N:
+    //   Xi = [T1 T2 (c2 - 1)/N + T2 T1 (c1 - 1)/N + (N-1)/N (T1^2 + T2^2)/2] / (T1 + T2).
+    const uint32_t n = 6;
+    Rounds rounds{{{0, 1, 2}, {3, 4, 5}}, {{0, 3}, {1, 4}, {2, 5}}};
+    for (auto [t1, t2] : {std::make_pair(10.0, 25.0), std::make_pair(3.0, 3.0)})
+    {
+        double c1 = 2;
+        double c2 = 3;
+        double expected = (t1 * t2 * (c2 - 1) / n + t2 * t1 * (c1 - 1) / n +
+                           (n - 1.0) / n * (t1 * t1 + t2 * t2) / 2) /
+                          (t1 + t2);
+        EXPECT_NEAR(ScheduleMetrics::GetXi(n, rounds, {t1, t2}), expected, 1e-12 * expected);
+        EXPECT_NEAR(ScheduleMetrics::GetRho(n, rounds), 0.0, 1e-12);
+        EXPECT_DOUBLE_EQ(ScheduleMetrics::GetTimeToEps(n, rounds, {t1, t2}, 1e-3), t1 + t2);
+    }
+    // 10 s and 25 s: (250 * 2/6 + 250/6 + 5/6 * 725/2) / 35 = 427.0833.../35.
+    EXPECT_NEAR(ScheduleMetrics::GetXi(n, rounds, {10, 25}), (125.0 + 302.083333333333) / 35, 1e-9);
+}
+
+TEST(ScheduleMetrics, PairOfIslandsAlternatingWithASingleton)
+{
+    // N = 2, one pair round of T1 and one idle round of T2: a hand-solved Lyapunov case with
+    // rho = 0. D_0 (after the idle round) = T2 (N-1)/N = T2/2, D_1 (after the pair) = 0, so
+    // Xi = [T1 T2/2 + (T1^2 + T2^2)/4] / (T1 + T2).
+    Rounds rounds{{{0, 1}}, {}};
+    double t1 = 4;
+    double t2 = 6;
+    double expected = (t1 * t2 / 2 + (t1 * t1 + t2 * t2) / 4) / (t1 + t2);
+    EXPECT_NEAR(ScheduleMetrics::GetXi(2, rounds, {t1, t2}), expected, 1e-12);
+    // Worst phase: starting at the idle round, both rounds pass before consensus.
+    EXPECT_DOUBLE_EQ(ScheduleMetrics::GetTimeToEps(2, rounds, {t1, t2}, 1e-3), t1 + t2);
+}
+
+TEST(ScheduleMetrics, LyapunovSolutionAgreesWithTheKroneckerSystem)
+{
+    // Independent check of the doubling iteration: solve (I - A (x) A) vec(X) = vec(Q) directly
+    // (A = Phi - J has spectral radius < 1 on a mixing schedule, J's direction maps to 0).
+    const uint32_t n = 7;
+    Rounds rounds = Irregular();
+    std::vector<double> times{3.0, 5.0, 2.0};
+    Eigen::MatrixXd j = Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+    Eigen::MatrixXd e = Eigen::MatrixXd::Identity(n, n) - j;
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        Eigen::MatrixXd w = ScheduleMetrics::GetRoundMatrix(n, rounds[r]);
+        q = w * (q + times[r] * e) * w;
+    }
+    Eigen::MatrixXd a = ScheduleMetrics::GetPeriodProduct(n, rounds) - j;
+    Eigen::MatrixXd kron(n * n, n * n);
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        for (uint32_t c = 0; c < n; ++c)
+        {
+            kron.block(r * n, c * n, n, n) = a(r, c) * a;
+        }
+    }
+    Eigen::MatrixXd system = Eigen::MatrixXd::Identity(n * n, n * n) - kron;
+    Eigen::VectorXd vecQ = Eigen::Map<Eigen::VectorXd>(q.data(), n * n);
+    Eigen::VectorXd vecX = system.fullPivLu().solve(vecQ);
+    Eigen::MatrixXd sigma = Eigen::Map<Eigen::MatrixXd>(vecX.data(), n, n);
+    double numerator = 0;
+    double total = 0;
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        numerator += times[r] * sigma.trace() / n + (n - 1.0) / n * times[r] * times[r] / 2;
+        total += times[r];
+        Eigen::MatrixXd w = ScheduleMetrics::GetRoundMatrix(n, rounds[r]);
+        sigma = w * (sigma + times[r] * e) * w;
+    }
+    double xi = ScheduleMetrics::GetXi(n, rounds, times);
+    EXPECT_NEAR(xi, numerator / total, 1e-10 * xi);
+    EXPECT_GT(ScheduleMetrics::GetRho(n, rounds), 0.1);
+    EXPECT_GE(xi, ScheduleMetrics::GetXiLowerBound(n, times));
+}
+
+TEST(ScheduleMetrics, RotationAndRepetitionLeaveTheMetricsUnchanged)
+{
+    const uint32_t n = 7;
+    Rounds rounds = Irregular();
+    std::vector<double> times{3.0, 5.0, 2.0};
+    double xi = ScheduleMetrics::GetXi(n, rounds, times);
+    double tEps = ScheduleMetrics::GetTimeToEps(n, rounds, times, 1e-3);
+    double rhoRand = ScheduleMetrics::GetRandomRotationRho(n, rounds);
+    // The decay rate: the spectral radius of Phi - J, the same for every rotation (the
+    // eigenvalues of AB and BA agree) and the square root of that of the repetition.
+    auto spectralRadius = [n](const Rounds& r) {
+        Eigen::MatrixXd a =
+            ScheduleMetrics::GetPeriodProduct(n, r) - Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+        return a.eigenvalues().cwiseAbs().maxCoeff();
+    };
+    double radius = spectralRadius(rounds);
+    for (uint32_t shift = 1; shift < rounds.size(); ++shift)
+    {
+        Rounds rotated(rounds.begin() + shift, rounds.end());
+        rotated.insert(rotated.end(), rounds.begin(), rounds.begin() + shift);
+        std::vector<double> rotatedTimes(times.begin() + shift, times.end());
+        rotatedTimes.insert(rotatedTimes.end(), times.begin(), times.begin() + shift);
+        EXPECT_NEAR(ScheduleMetrics::GetXi(n, rotated, rotatedTimes), xi, 1e-10 * xi);
+        EXPECT_DOUBLE_EQ(ScheduleMetrics::GetTimeToEps(n, rotated, rotatedTimes, 1e-3), tEps);
+        EXPECT_NEAR(ScheduleMetrics::GetRandomRotationRho(n, rotated), rhoRand, 1e-12);
+        EXPECT_NEAR(spectralRadius(rotated), radius, 1e-10);
+    }
+    Rounds twice(rounds);
+    twice.insert(twice.end(), rounds.begin(), rounds.end());
+    std::vector<double> twiceTimes(times);
+    twiceTimes.insert(twiceTimes.end(), times.begin(), times.end());
+    EXPECT_NEAR(ScheduleMetrics::GetXi(n, twice, twiceTimes), xi, 1e-10 * xi);
+    EXPECT_DOUBLE_EQ(ScheduleMetrics::GetTimeToEps(n, twice, twiceTimes, 1e-3), tEps);
+    EXPECT_NEAR(ScheduleMetrics::GetRandomRotationRho(n, twice), rhoRand, 1e-12);
+    EXPECT_NEAR(std::sqrt(spectralRadius(twice)), radius, 1e-10);
+    // The spectral norm per period is submultiplicative: a repeated period contracts at least
+    // as fast per round.
+    double rho = ScheduleMetrics::GetRho(n, rounds);
+    EXPECT_LE(ScheduleMetrics::GetRho(n, twice), rho * rho + 1e-12);
+    EXPECT_LE(radius, rho + 1e-12);
+}
+
+TEST(ScheduleMetrics, RelabellingIslandsLeavesEveryMetricUnchanged)
+{
+    // The reference topology with its cities listed in another order (indices change, ids and
+    // routes do not), and the same schedules by id: times, rho, T_eps, Xi and (except for the
+    // orientation of rings, see below) every link load are unchanged.
+    std::string text = ReadText(SRC + "/topologies/reference-wan.json");
+    auto doc = nlohmann::json::parse(text);
+    auto cities = doc["cities"];
+    std::reverse(cities.begin(), cities.end());
+    std::rotate(cities.begin(), cities.begin() + 4, cities.end());
+    doc["cities"] = cities;
+    WanTopology original = WanTopology::Parse(text, "original");
+    WanTopology relabelled = WanTopology::Parse(doc.dump(), "relabelled");
+    std::vector<uint32_t> perm(original.GetNCities());
+    for (uint32_t i = 0; i < perm.size(); ++i)
+    {
+        perm[i] = relabelled.GetCityIndex(original.GetCity(i).id);
+    }
+    ASSERT_NE(perm[0], 0U);
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = 5e10;
+    settings.computeS = 12;
+    ScheduleMetrics a(original, settings);
+    ScheduleMetrics b(relabelled, settings);
+    const uint32_t n = original.GetNCities();
+    std::vector<Rounds> schedules{CliqueSchedule::LatinTriples(n).GetRounds(),
+                                  CliqueSchedule::RoundRobinPairs(n).GetRounds(),
+                                  {{{0, 4, 7, 8}, {1, 2, 3, 5, 6}}, {{0, 1, 2, 3}}}};
+    for (const Rounds& rounds : schedules)
+    {
+        for (CapabilityMode mode : GetAllCapabilityModes())
+        {
+            auto x = a.Evaluate(CliqueSchedule(n, rounds), mode);
+            auto y = b.Evaluate(CliqueSchedule(n, Relabel(rounds, perm)), mode);
+            std::string what = CapabilityModeToString(mode);
+            EXPECT_NEAR(y.periodS, x.periodS, 1e-12 * x.periodS) << what;
+            EXPECT_NEAR(y.xiS, x.xiS, 1e-9 * x.xiS) << what;
+            EXPECT_NEAR(y.tEpsS, x.tEpsS, 1e-9 * x.tEpsS) << what;
+            EXPECT_NEAR(y.rhoPeriod, x.rhoPeriod, 1e-9) << what;
+            EXPECT_NEAR(y.rhoRandom, x.rhoRandom, 1e-9) << what;
+            for (uint32_t r = 0; r < rounds.size(); ++r)
+            {
+                EXPECT_NEAR(y.rounds[r].commS, x.rounds[r].commS, 1e-12 * x.periodS) << what;
+                // A ring and its reverse tie; the reference orders that tie by city index, so
+                // a relabelled ring may run the other way: same times, mirrored link loads.
+                for (uint32_t d = 0;
+                     mode != CapabilityMode::RING && d < original.GetNDirectedLinks();
+                     ++d)
+                {
+                    std::string name = original.GetDirectedLinkName(d);
+                    uint32_t e = 0;
+                    while (relabelled.GetDirectedLinkName(e) != name)
+                    {
+                        ++e;
+                    }
+                    EXPECT_EQ(y.rounds[r].loads[e], x.rounds[r].loads[d]) << what << " " << name;
+                }
+            }
+        }
+    }
+}
+
+TEST(ScheduleMetrics, NonMixingScheduleHasInfiniteXiAndTEps)
+{
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = 1e9;
+    settings.computeS = 1;
+    ScheduleMetrics metrics(topology, settings);
+    // Two regions that never meet.
+    CliqueSchedule split(9, {{{0, 1, 2, 3}, {4, 5, 6, 7, 8}}, {{0, 2}, {5, 8}}});
+    auto e = metrics.Evaluate(split, CapabilityMode::UNICAST);
+    EXPECT_FALSE(e.mixes);
+    EXPECT_TRUE(std::isinf(e.xiS));
+    EXPECT_TRUE(std::isinf(e.tEpsS));
+    EXPECT_EQ(e.rEps, 0.0);
+    EXPECT_NEAR(e.rhoPeriod, 1.0, 1e-12);
+    EXPECT_GT(e.periodS, 0.0);
+}
+
+TEST(ScheduleMetrics, RoundTimesWithAndWithoutOverlap)
+{
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = 1e11;
+    settings.computeS = 30;
+    ScheduleMetrics serial(topology, settings);
+    settings.overlap = true;
+    ScheduleMetrics overlapped(topology, settings);
+    // All-reduce unicast: 8 copies through each 100 Gbps access link, 8 x 8e11 / 1e11 = 64 s,
+    // plus the largest route latency 113.5 ms (LON -> TYO).
+    CliqueSchedule all = CliqueSchedule::AllReduce(9);
+    auto s = serial.Evaluate(all, CapabilityMode::UNICAST);
+    auto o = overlapped.Evaluate(all, CapabilityMode::UNICAST);
+    EXPECT_NEAR(s.rounds[0].commS, 64.1135, 1e-9);
+    EXPECT_NEAR(s.rounds[0].roundS, 94.1135, 1e-9);
+    EXPECT_NEAR(o.rounds[0].roundS, 64.1135, 1e-9);
+    EXPECT_NEAR(s.rounds[0].latencyS, 0.1135, 1e-12);
+    // 64 s on every access link and on FRA->SIN (8 routes x 1e11 B at 100 Gbps).
+    EXPECT_NEAR(s.rounds[0].bottleneckS, 64.0, 1e-12);
+    // A round of singletons costs only the compute.
+    CliqueSchedule idle(9, {{}, {{0, 1}}});
+    auto i = overlapped.Evaluate(idle, CapabilityMode::BOTH);
+    EXPECT_EQ(i.rounds[0].commS, 0.0);
+    EXPECT_EQ(i.rounds[0].roundS, 30.0);
+    // Bad settings are input errors.
+    settings.modelBytes = -1;
+    EXPECT_THROW(ScheduleMetrics(topology, settings), WanInputError);
+    settings.modelBytes = 1;
+    settings.eps = 1;
+    EXPECT_THROW(ScheduleMetrics(topology, settings), WanInputError);
+    settings.eps = 1e-3;
+    settings.computeS = -2;
+    EXPECT_THROW(ScheduleMetrics(topology, settings), WanInputError);
+}

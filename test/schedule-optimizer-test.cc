@@ -1,0 +1,207 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "clique-schedule.h"
+#include "link-load-model.h"
+#include "schedule-metrics.h"
+#include "schedule-optimizer.h"
+#include "synthetic-topology.h"
+#include "wan-topology.h"
+
+#include <cmath>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+/**
+ * @file
+ * @ingroup wan-training-tests
+ * GoogleTest cases for ScheduleOptimizer and SyntheticTopology: determinism, never worse than
+ * the baselines, valid output, and the generator's promises.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+const std::string SRC = WAN_TRAINING_SOURCE_DIR;
+
+ScheduleMetrics::Settings
+Settings(double modelBytes, double computeS, bool overlap)
+{
+    ScheduleMetrics::Settings s;
+    s.modelBytes = modelBytes;
+    s.computeS = computeS;
+    s.overlap = overlap;
+    return s;
+}
+
+/** A small budget keeps the default test run fast. */
+ScheduleOptimizer::Options
+Quick(uint64_t seed)
+{
+    ScheduleOptimizer::Options o;
+    o.seed = seed;
+    o.maxEvaluations = 4000;
+    return o;
+}
+
+} // namespace
+
+TEST(ScheduleOptimizer, NeverWorseThanTheBaselinesOnTheReferenceWan)
+{
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    const uint32_t n = topology.GetNCities();
+    for (const auto& settings : {Settings(1e11, 30, false), Settings(1e9, 0.5, true)})
+    {
+        ScheduleMetrics metrics(topology, settings);
+        for (CapabilityMode mode : GetAllCapabilityModes())
+        {
+            ScheduleOptimizer optimizer(topology, settings, mode, Quick(1));
+            ScheduleOptimizer::Result result = optimizer.Optimize();
+            std::string what = CapabilityModeToString(mode);
+            // The baselines, evaluated here independently of the optimizer.
+            double xi = result.evaluation.xiS;
+            for (const CliqueSchedule& baseline : {CliqueSchedule::AllReduce(n),
+                                                   CliqueSchedule::LatinTriples(n),
+                                                   CliqueSchedule::RoundRobinPairs(n)})
+            {
+                EXPECT_LE(xi, metrics.Evaluate(baseline, mode).xiS * (1 + 1e-12)) << what;
+            }
+            // The reported metrics are the schedule's own.
+            ScheduleMetrics::Evaluation again = metrics.Evaluate(result.schedule, mode);
+            EXPECT_DOUBLE_EQ(again.xiS, xi) << what;
+            EXPECT_TRUE(again.mixes) << what;
+            EXPECT_GE(xi, result.evaluation.xiLowerBoundS * (1 - 1e-12)) << what;
+            EXPECT_GE(xi, result.evaluation.xiColocatedS) << what;
+            if (result.origin == "search")
+            {
+                EXPECT_LE(result.schedule.GetNRounds(), 4U) << what;
+            }
+            EXPECT_GT(result.evaluations, 0U);
+        }
+    }
+}
+
+TEST(ScheduleOptimizer, DeterministicPerSeedAndRespectsMaxPeriod)
+{
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/doublezero-nine-city.json");
+    auto settings = Settings(1e9, 1.0, false);
+    ScheduleOptimizer::Options options = Quick(7);
+    options.maxPeriod = 3;
+    ScheduleOptimizer a(topology, settings, CapabilityMode::UNICAST, options);
+    ScheduleOptimizer b(topology, settings, CapabilityMode::UNICAST, options);
+    ScheduleOptimizer::Result x = a.Optimize();
+    ScheduleOptimizer::Result y = b.Optimize();
+    EXPECT_EQ(x.schedule.GetRounds(), y.schedule.GetRounds());
+    EXPECT_EQ(x.evaluation.xiS, y.evaluation.xiS);
+    EXPECT_EQ(x.evaluations, y.evaluations);
+    if (x.origin == "search")
+    {
+        EXPECT_LE(x.schedule.GetNRounds(), 3U);
+    }
+    // The schedule's JSON loads back as the same rounds.
+    CliqueSchedule loaded = CliqueSchedule::Parse(x.schedule.ToJson(topology), "out", topology);
+    EXPECT_EQ(loaded.GetRounds(), x.schedule.GetRounds());
+}
+
+TEST(ScheduleOptimizer, PeriodOneCanOnlyBeTheAllIslandClique)
+{
+    // With P = 1 a single round must connect every island: one clique of all.
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    ScheduleOptimizer::Options options = Quick(1);
+    options.maxPeriod = 1;
+    auto settings = Settings(1e10, 5, false);
+    ScheduleOptimizer optimizer(topology, settings, CapabilityMode::BOTH, options);
+    ScheduleOptimizer::Result result = optimizer.Optimize();
+    ScheduleMetrics metrics(topology, settings);
+    double allReduce = metrics.Evaluate(CliqueSchedule::AllReduce(9), CapabilityMode::BOTH).xiS;
+    EXPECT_NEAR(result.evaluation.xiS, allReduce, 1e-12 * allReduce);
+    // All-reduce: Xi = (N-1)/N T/2 with T = tau_c + T_comm.
+    double t = result.evaluation.periodS;
+    EXPECT_NEAR(result.evaluation.xiS, 8.0 / 9 * t / 2, 1e-9 * t);
+}
+
+TEST(ScheduleOptimizer, SmallSyntheticSearchBeyondEnumeration)
+{
+    // Twelve islands: the pool is built by the regional and random partitions, not enumerated.
+    SyntheticTopology::Options generator;
+    generator.islands = 12;
+    generator.seed = 3;
+    WanTopology topology = SyntheticTopology::Generate(generator);
+    auto settings = Settings(1e10, 2, false);
+    ScheduleOptimizer::Options options = Quick(2);
+    ScheduleOptimizer optimizer(topology, settings, CapabilityMode::MULTICAST, options);
+    ScheduleOptimizer::Result result = optimizer.Optimize();
+    ScheduleMetrics metrics(topology, settings);
+    EXPECT_LE(result.evaluation.xiS,
+              metrics.Evaluate(CliqueSchedule::AllReduce(12), CapabilityMode::MULTICAST).xiS);
+    EXPECT_LE(result.evaluation.xiS,
+              metrics.Evaluate(CliqueSchedule::RoundRobinPairs(12), CapabilityMode::MULTICAST).xiS);
+    EXPECT_TRUE(result.evaluation.mixes);
+    EXPECT_LE(result.evaluations, options.maxEvaluations + 3);
+}
+
+TEST(ScheduleOptimizer, ProfilesAndBadOptions)
+{
+    CliqueSchedule s(9, {{{0, 1, 2}, {3, 4}}, {{0, 1, 2, 3, 4, 5, 6, 7, 8}}});
+    EXPECT_EQ(ScheduleOptimizer::GetProfile(s), "3+2+1+1+1+1 | 9");
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    ScheduleOptimizer::Options options;
+    options.maxPeriod = 0;
+    EXPECT_THROW(ScheduleOptimizer(topology, Settings(1, 1, false), CapabilityMode::RING, options),
+                 WanInputError);
+    EXPECT_THROW(ScheduleOptimizer(topology, Settings(-1, 1, false), CapabilityMode::RING, {}),
+                 WanInputError);
+    SyntheticTopology::Options big;
+    big.islands = 65;
+    EXPECT_THROW(ScheduleOptimizer(SyntheticTopology::Generate(big),
+                                   Settings(1, 1, false),
+                                   CapabilityMode::UNICAST,
+                                   {}),
+                 WanInputError);
+}
+
+TEST(SyntheticTopology, SeededConnectedAndDocumented)
+{
+    SyntheticTopology::Options options;
+    options.islands = 32;
+    options.seed = 11;
+    std::string a = SyntheticTopology::GenerateJson(options);
+    EXPECT_EQ(a, SyntheticTopology::GenerateJson(options));
+    options.seed = 12;
+    EXPECT_NE(a, SyntheticTopology::GenerateJson(options));
+    options.seed = 11;
+    WanTopology t = SyntheticTopology::Generate(options);
+    ASSERT_EQ(t.GetNCities(), 32U);
+    EXPECT_EQ(t.GetName(), "synthetic-32-seed-11");
+    EXPECT_EQ(t.GetCity(7).id, "c07");
+    EXPECT_TRUE(t.HasMulticast());
+    EXPECT_TRUE(t.HasAggregation());
+    auto doc = nlohmann::json::parse(a);
+    uint32_t inter = 0;
+    for (const auto& link : doc["links"])
+    {
+        inter += link["source"] == "synthetic inter-region";
+    }
+    // A ring of four regions: four inter-region links.
+    EXPECT_EQ(inter, 4U);
+    // Every route exists (the graph is connected) and access comes from the options.
+    for (uint32_t i = 0; i < 32; ++i)
+    {
+        EXPECT_EQ(t.GetCity(i).accessCapacityGbps, 100.0);
+        EXPECT_EQ(t.GetCity(i).accessLatencyMs, 0.05);
+        for (uint32_t j = 0; j < 32; ++j)
+        {
+            if (i != j)
+            {
+                EXPECT_GE(t.GetRoute(i, j).cities.size(), 2U);
+            }
+        }
+    }
+    options.regions = 9;
+    EXPECT_THROW(SyntheticTopology::GenerateJson(options), WanInputError);
+}
