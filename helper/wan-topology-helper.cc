@@ -1,0 +1,451 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "wan-topology-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/data-rate.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/ipv4-route.h"
+#include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/names.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingWanTopologyHelper");
+
+namespace
+{
+
+/** First network of the WAN link /30 block (10.0.0.0/9). */
+const uint32_t WAN_BLOCK_BASE = 0x0A000000;
+/** First network of the access link /30 block (10.128.0.0/9). */
+const uint32_t ACCESS_BLOCK_BASE = 0x0A800000;
+/** Number of /30 networks in each block. */
+const uint32_t NETWORKS_PER_BLOCK = 1u << 21;
+/** The /30 mask every link uses. */
+const Ipv4Mask LINK_MASK("255.255.255.252");
+
+/**
+ * @param gbps a capacity in Gbps
+ * @return the same capacity as an ns-3 DataRate (bit/s, rounded to the nearest bit/s)
+ */
+DataRate
+GbpsToDataRate(double gbps)
+{
+    return DataRate(static_cast<uint64_t>(std::llround(gbps * 1e9)));
+}
+
+/**
+ * @param ms a latency in ms
+ * @return the latency as an ns-3 Time (rounded to the simulator's resolution)
+ */
+Time
+MsToTime(double ms)
+{
+    return Time::FromDouble(ms, Time::MS);
+}
+
+} // namespace
+
+WanTopologyHelper::WanTopologyHelper(const WanTopology& topology)
+    : m_topology(topology)
+{
+    NS_LOG_FUNCTION(this << topology.GetName());
+}
+
+void
+WanTopologyHelper::Install()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_installed,
+                    "WanTopologyHelper::Install(): called twice for topology '"
+                        << m_topology.GetName() << "' (the scenario can be built only once)");
+    NS_ABORT_MSG_IF(m_topology.GetNLinks() > NETWORKS_PER_BLOCK ||
+                        m_topology.GetNCities() > NETWORKS_PER_BLOCK,
+                    "WanTopologyHelper::Install(): topology '"
+                        << m_topology.GetName() << "' has more than " << NETWORKS_PER_BLOCK
+                        << " links or cities, more than the address plan holds");
+    m_installed = true;
+    CreateNodes();
+
+    InternetStackHelper internet;
+    internet.SetIpv6StackInstall(false);
+    internet.SetRoutingHelper(Ipv4StaticRoutingHelper());
+    internet.Install(m_routers);
+    internet.Install(m_islands);
+
+    CreateLinks();
+    InstallRoutes();
+    VerifyRoutes();
+}
+
+void
+WanTopologyHelper::CreateNodes()
+{
+    NS_LOG_FUNCTION(this);
+    uint32_t n = m_topology.GetNCities();
+    m_routers.Create(n);
+    m_islands.Create(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const std::string& id = m_topology.GetCity(i).id;
+        for (const std::string& name : {id, id + "-island"})
+        {
+            NS_ABORT_MSG_IF(
+                Names::Find<Object>(name),
+                "WanTopologyHelper::Install(): the name '"
+                    << name << "' of city '" << id
+                    << "' is already taken (one WanTopologyHelper per simulation; ns3::Names "
+                       "outlive Simulator::Destroy(), so call Names::Clear() before "
+                       "building another scenario in the same process)");
+        }
+        Names::Add(id, m_routers.Get(i));
+        Names::Add(id + "-island", m_islands.Get(i));
+    }
+}
+
+void
+WanTopologyHelper::CreateLinks()
+{
+    NS_LOG_FUNCTION(this);
+    uint32_t nDirected = m_topology.GetNDirectedLinks();
+    m_txDevices.assign(nDirected, nullptr);
+    m_rxDevices.assign(nDirected, nullptr);
+    m_txInterfaces.assign(nDirected, 0);
+    m_rxInterfaces.assign(nDirected, 0);
+    m_rxAddresses.assign(nDirected, Ipv4Address());
+
+    // Connect first and second with a /30 network; the directed link first -> second is
+    // forward, second -> first is backward.
+    auto connect = [this](Ptr<Node> first,
+                          Ptr<Node> second,
+                          DataRate rate,
+                          Time delay,
+                          uint32_t mtu,
+                          uint32_t network,
+                          uint32_t forward,
+                          uint32_t backward) {
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+        p2p.SetChannelAttribute("Delay", TimeValue(delay));
+        NetDeviceContainer devices = p2p.Install(first, second);
+
+        Ipv4AddressHelper addresses(Ipv4Address(network), LINK_MASK);
+        Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
+
+        const uint32_t direction[2] = {forward, backward};
+        for (uint32_t k = 0; k < 2; ++k)
+        {
+            uint32_t d = direction[k];
+            m_txDevices[d] = devices.Get(k);
+            m_rxDevices[d] = devices.Get(1 - k);
+            m_txInterfaces[d] = interfaces.Get(k).second;
+            m_rxInterfaces[d] = interfaces.Get(1 - k).second;
+            m_rxAddresses[d] = interfaces.GetAddress(1 - k);
+            m_linkOfTxDevice[PeekPointer(devices.Get(k))] = d;
+        }
+    };
+
+    for (uint32_t l = 0; l < m_topology.GetNLinks(); ++l)
+    {
+        const WanLink& link = m_topology.GetLink(l);
+        connect(m_routers.Get(link.a),
+                m_routers.Get(link.b),
+                GbpsToDataRate(link.capacityGbps),
+                MsToTime(link.latencyMs),
+                link.mtuBytes,
+                WAN_BLOCK_BASE + 4 * l,
+                m_topology.GetWanDirectedLink(link.a, link.b),
+                m_topology.GetWanDirectedLink(link.b, link.a));
+    }
+
+    m_islandAddresses.assign(m_topology.GetNCities(), Ipv4Address());
+    m_accessNetworks.assign(m_topology.GetNCities(), Ipv4Address());
+    for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
+    {
+        const WanCity& city = m_topology.GetCity(i);
+        uint32_t network = ACCESS_BLOCK_BASE + 4 * i;
+        uint32_t up = m_topology.GetAccessUpLink(i);
+        uint32_t down = m_topology.GetAccessDownLink(i);
+        // The router is the first endpoint so that it gets network + 1 and the island network + 2.
+        connect(m_routers.Get(i),
+                m_islands.Get(i),
+                GbpsToDataRate(city.accessCapacityGbps),
+                MsToTime(city.accessLatencyMs),
+                m_topology.GetDefaultMtuBytes(),
+                network,
+                down,
+                up);
+        m_accessNetworks[i] = Ipv4Address(network);
+        m_islandAddresses[i] = m_rxAddresses[down];
+        NS_LOG_INFO("city " << city.id << ": island " << m_islandAddresses[i]);
+    }
+}
+
+void
+WanTopologyHelper::InstallRoutes()
+{
+    NS_LOG_FUNCTION(this);
+    uint32_t n = m_topology.GetNCities();
+    Ipv4StaticRoutingHelper staticRouting;
+
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        uint32_t up = m_topology.GetAccessUpLink(i);
+        Ptr<Ipv4StaticRouting> routing =
+            staticRouting.GetStaticRouting(m_islands.Get(i)->GetObject<Ipv4>());
+        routing->SetDefaultRoute(m_rxAddresses[up], m_txInterfaces[up]);
+    }
+
+    // nextHop[r][j]: the directed link router r forwards traffic for island j on, and the route
+    // that first required it (for the error message).
+    const uint32_t none = m_topology.GetNDirectedLinks();
+    std::vector<std::vector<uint32_t>> nextHop(n, std::vector<uint32_t>(n, none));
+    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> firstRoute(
+        n,
+        std::vector<std::pair<uint32_t, uint32_t>>(n));
+    for (uint32_t src = 0; src < n; ++src)
+    {
+        for (uint32_t dst = 0; dst < n; ++dst)
+        {
+            if (src == dst)
+            {
+                continue;
+            }
+            const WanRoute& route = m_topology.GetRoute(src, dst);
+            for (std::size_t p = 0; p + 1 < route.cities.size(); ++p)
+            {
+                uint32_t r = route.cities[p];
+                uint32_t d = m_topology.GetWanDirectedLink(r, route.cities[p + 1]);
+                if (nextHop[r][dst] == none)
+                {
+                    nextHop[r][dst] = d;
+                    firstRoute[r][dst] = {src, dst};
+                }
+                NS_ABORT_MSG_IF(
+                    nextHop[r][dst] != d,
+                    "WanTopologyHelper::Install(): routes of topology '"
+                        << m_topology.GetName() << "' are not destination-based: at router "
+                        << m_topology.GetCity(r).id << " the route " << m_topology.GetCity(src).id
+                        << "->" << m_topology.GetCity(dst).id << " leaves on "
+                        << m_topology.GetDirectedLinkName(d) << " but the route "
+                        << m_topology.GetCity(firstRoute[r][dst].first).id << "->"
+                        << m_topology.GetCity(firstRoute[r][dst].second).id << " leaves on "
+                        << m_topology.GetDirectedLinkName(nextHop[r][dst]));
+            }
+        }
+    }
+
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        Ptr<Ipv4StaticRouting> routing =
+            staticRouting.GetStaticRouting(m_routers.Get(r)->GetObject<Ipv4>());
+        for (uint32_t dst = 0; dst < n; ++dst)
+        {
+            uint32_t d = nextHop[r][dst];
+            if (d == none)
+            {
+                // r == dst: the access network is connected.
+                continue;
+            }
+            routing->AddNetworkRouteTo(m_accessNetworks[dst],
+                                       LINK_MASK,
+                                       m_rxAddresses[d],
+                                       m_txInterfaces[d]);
+        }
+    }
+}
+
+std::vector<uint32_t>
+WanTopologyHelper::WalkForwarding(uint32_t src, uint32_t dst) const
+{
+    std::vector<uint32_t> links;
+    Ipv4Header header;
+    header.SetSource(m_islandAddresses[src]);
+    header.SetDestination(m_islandAddresses[dst]);
+    Ptr<Node> node = m_islands.Get(src);
+    Ptr<Node> target = m_islands.Get(dst);
+    // A loop-free path crosses every router at most once.
+    const std::size_t maxLinks = m_topology.GetNCities() + 2;
+    while (node != target && links.size() <= maxLinks)
+    {
+        Socket::SocketErrno error = Socket::ERROR_NOTERROR;
+        Ptr<Ipv4Route> route =
+            node->GetObject<Ipv4>()->GetRoutingProtocol()->RouteOutput(Create<Packet>(),
+                                                                       header,
+                                                                       nullptr,
+                                                                       error);
+        NS_ABORT_MSG_IF(!route,
+                        "WanTopologyHelper::Install(): node "
+                            << Names::FindName(node) << " has no route to island "
+                            << m_topology.GetCity(dst).id << " (" << m_islandAddresses[dst] << ")");
+        auto it = m_linkOfTxDevice.find(PeekPointer(route->GetOutputDevice()));
+        NS_ABORT_MSG_IF(it == m_linkOfTxDevice.end(),
+                        "WanTopologyHelper::Install(): node "
+                            << Names::FindName(node) << " forwards traffic for island "
+                            << m_topology.GetCity(dst).id
+                            << " to a device the helper did not create");
+        links.push_back(it->second);
+        node = m_rxDevices[it->second]->GetNode();
+    }
+    return links;
+}
+
+void
+WanTopologyHelper::VerifyRoutes() const
+{
+    NS_LOG_FUNCTION(this);
+    for (uint32_t src = 0; src < m_topology.GetNCities(); ++src)
+    {
+        for (uint32_t dst = 0; dst < m_topology.GetNCities(); ++dst)
+        {
+            if (src == dst)
+            {
+                continue;
+            }
+            std::vector<uint32_t> forwarded = WalkForwarding(src, dst);
+            const std::vector<uint32_t>& expected = m_topology.GetRoute(src, dst).links;
+            NS_ABORT_MSG_IF(forwarded != expected,
+                            "WanTopologyHelper::Install(): the static routes of topology '"
+                                << m_topology.GetName() << "' do not reproduce the route "
+                                << m_topology.GetCity(src).id << "->" << m_topology.GetCity(dst).id
+                                << ": forwarding follows [" << DescribeLinks(forwarded)
+                                << "], WanTopology says [" << DescribeLinks(expected) << "]");
+        }
+    }
+}
+
+std::string
+WanTopologyHelper::DescribeLinks(const std::vector<uint32_t>& links) const
+{
+    std::ostringstream os;
+    for (std::size_t k = 0; k < links.size(); ++k)
+    {
+        os << (k ? " " : "") << m_topology.GetDirectedLinkName(links[k]);
+    }
+    return os.str();
+}
+
+const WanTopology&
+WanTopologyHelper::GetTopology() const
+{
+    return m_topology;
+}
+
+void
+WanTopologyHelper::CheckCity(uint32_t city, const char* caller) const
+{
+    NS_ABORT_MSG_UNLESS(m_installed, "WanTopologyHelper::" << caller << "(): call Install() first");
+    NS_ABORT_MSG_UNLESS(city < m_topology.GetNCities(),
+                        "WanTopologyHelper::" << caller << "(): unknown city index " << city
+                                              << " (topology '" << m_topology.GetName() << "' has "
+                                              << m_topology.GetNCities() << " cities)");
+}
+
+void
+WanTopologyHelper::CheckDirectedLink(uint32_t directedLink, const char* caller) const
+{
+    NS_ABORT_MSG_UNLESS(m_installed, "WanTopologyHelper::" << caller << "(): call Install() first");
+    NS_ABORT_MSG_UNLESS(directedLink < m_topology.GetNDirectedLinks(),
+                        "WanTopologyHelper::"
+                            << caller << "(): unknown directed link " << directedLink
+                            << " (topology '" << m_topology.GetName() << "' has "
+                            << m_topology.GetNDirectedLinks() << " directed links)");
+}
+
+Ptr<Node>
+WanTopologyHelper::GetRouter(uint32_t city) const
+{
+    CheckCity(city, "GetRouter");
+    return m_routers.Get(city);
+}
+
+Ptr<Node>
+WanTopologyHelper::GetIsland(uint32_t city) const
+{
+    CheckCity(city, "GetIsland");
+    return m_islands.Get(city);
+}
+
+NodeContainer
+WanTopologyHelper::GetRouters() const
+{
+    NS_ABORT_MSG_UNLESS(m_installed, "WanTopologyHelper::GetRouters(): call Install() first");
+    return m_routers;
+}
+
+NodeContainer
+WanTopologyHelper::GetIslands() const
+{
+    NS_ABORT_MSG_UNLESS(m_installed, "WanTopologyHelper::GetIslands(): call Install() first");
+    return m_islands;
+}
+
+Ipv4Address
+WanTopologyHelper::GetIslandAddress(uint32_t city) const
+{
+    CheckCity(city, "GetIslandAddress");
+    return m_islandAddresses[city];
+}
+
+Ptr<NetDevice>
+WanTopologyHelper::GetTxDevice(uint32_t directedLink) const
+{
+    CheckDirectedLink(directedLink, "GetTxDevice");
+    return m_txDevices[directedLink];
+}
+
+Ptr<NetDevice>
+WanTopologyHelper::GetRxDevice(uint32_t directedLink) const
+{
+    CheckDirectedLink(directedLink, "GetRxDevice");
+    return m_rxDevices[directedLink];
+}
+
+uint32_t
+WanTopologyHelper::GetTxInterface(uint32_t directedLink) const
+{
+    CheckDirectedLink(directedLink, "GetTxInterface");
+    return m_txInterfaces[directedLink];
+}
+
+uint32_t
+WanTopologyHelper::GetRxInterface(uint32_t directedLink) const
+{
+    CheckDirectedLink(directedLink, "GetRxInterface");
+    return m_rxInterfaces[directedLink];
+}
+
+uint32_t
+WanTopologyHelper::GetDirectedLinkOfTxDevice(Ptr<const NetDevice> device) const
+{
+    NS_ABORT_MSG_UNLESS(m_installed,
+                        "WanTopologyHelper::GetDirectedLinkOfTxDevice(): call Install() first");
+    auto it = m_linkOfTxDevice.find(PeekPointer(device));
+    NS_ABORT_MSG_IF(it == m_linkOfTxDevice.end(),
+                    "WanTopologyHelper::GetDirectedLinkOfTxDevice(): the device is not one of the "
+                    "point-to-point devices of topology '"
+                        << m_topology.GetName() << "'");
+    return it->second;
+}
+
+} // namespace ns3

@@ -1,0 +1,186 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef WAN_TOPOLOGY_HELPER_H
+#define WAN_TOPOLOGY_HELPER_H
+
+#include "wan-topology.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/net-device.h"
+#include "ns3/node-container.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief Builds the ns-3 scenario of a WanTopology: nodes, point-to-point links, IPv4 addresses
+ * and static unicast routes along exactly the topology's routes.
+ *
+ * Install() creates, for every city (index i, id `ID`):
+ * - a router node named `ID` (ns3::Names) and an island node named `ID-island`;
+ * - an access link island <-> router: a point-to-point link with the city's access capacity
+ *   (DataRate of both devices), access latency (channel Delay, may be 0) and the topology's default
+ *   MTU (WanTopology::GetDefaultMtuBytes);
+ *
+ * and for every WAN link a point-to-point link between the two routers with the JSON's
+ * `capacity_gbps` (DataRate), `latency_ms` (Delay) and `mtu_bytes` (Mtu). Every node gets an
+ * IPv4-only InternetStack whose routing protocol is Ipv4StaticRouting (no global routing).
+ *
+ * Addresses (every link is a /30; the lower address belongs to the first endpoint):
+ * - WAN link l: network 10.0.0.0 + 4 l; city `a` of the link gets network + 1, city `b`
+ *   network + 2. The block 10.0.0.0/9 holds 2^21 links.
+ * - access link of city i: network 10.128.0.0 + 4 i; the router gets network + 1, the island
+ *   network + 2 (GetIslandAddress). The block 10.128.0.0/9 holds 2^21 cities.
+ * The addresses are registered with ns-3's Ipv4AddressGenerator, so a collision with addresses
+ * assigned elsewhere in the same simulation aborts.
+ *
+ * Routes: every island has a default route to its router. Every router r has, for every other
+ * city j, a route to j's access network whose next hop is the city after r on WanTopology's route
+ * from any island whose route to j crosses r (MODEL.md's tie-breaking makes the routes suffix
+ * consistent, so destination-based forwarding reproduces them, asymmetric routes included). After
+ * installing, the helper walks the forwarding tables for every ordered pair of islands and aborts
+ * with a message naming the pair if the path differs from WanTopology::GetRoute.
+ *
+ * Devices are identified by WanTopology's directed-link numbering (GetTxDevice, GetRxDevice); the
+ * helper makes no assumption about device or interface indices (node device 0 and Ipv4 interface 0
+ * are the loopback).
+ *
+ * Names persist across Simulator::Destroy() (ns-3 behaviour): a program that builds a second
+ * scenario in the same process calls Names::Clear() first, or Install() aborts on the taken names.
+ *
+ * The traffic-control layer keeps ns-3's defaults: Ipv4AddressHelper installs the default root
+ * queue disc on every device; the point-to-point devices use PointToPointHelper's default queue.
+ */
+class WanTopologyHelper
+{
+  public:
+    /**
+     * @brief Create a helper for a topology.
+     * @param topology the topology (copied)
+     */
+    explicit WanTopologyHelper(const WanTopology& topology);
+
+    /**
+     * @brief Build the scenario: nodes, links, InternetStack, addresses and static routes.
+     *
+     * May be called once; aborts if called again, if a node name is already taken, or if the
+     * installed forwarding does not reproduce WanTopology's routes.
+     */
+    void Install();
+
+    /** @return the topology (the helper's copy) */
+    const WanTopology& GetTopology() const;
+
+    /**
+     * @param city a city index
+     * @return the router node of the city (named with the city id)
+     */
+    Ptr<Node> GetRouter(uint32_t city) const;
+    /**
+     * @param city a city index
+     * @return the island node of the city (named `ID-island`)
+     */
+    Ptr<Node> GetIsland(uint32_t city) const;
+    /** @return the router nodes, in city index order */
+    NodeContainer GetRouters() const;
+    /** @return the island nodes, in city index order */
+    NodeContainer GetIslands() const;
+
+    /**
+     * @param city a city index
+     * @return the IPv4 address of the city's island (on its access link)
+     */
+    Ipv4Address GetIslandAddress(uint32_t city) const;
+
+    /**
+     * @brief The transmitting device of a directed link.
+     *
+     * For `A->B` the device of router A facing B; for `A:up` the island's access device; for
+     * `A:down` the router's device facing the island.
+     * @param directedLink a directed link (WanTopology numbering)
+     * @return the device
+     */
+    Ptr<NetDevice> GetTxDevice(uint32_t directedLink) const;
+    /**
+     * @param directedLink a directed link (WanTopology numbering)
+     * @return the receiving device: the other end of GetTxDevice's channel
+     */
+    Ptr<NetDevice> GetRxDevice(uint32_t directedLink) const;
+    /**
+     * @param directedLink a directed link (WanTopology numbering)
+     * @return the Ipv4 interface index of GetTxDevice(directedLink) on its node
+     */
+    uint32_t GetTxInterface(uint32_t directedLink) const;
+    /**
+     * @param directedLink a directed link (WanTopology numbering)
+     * @return the Ipv4 interface index of GetRxDevice(directedLink) on its node
+     */
+    uint32_t GetRxInterface(uint32_t directedLink) const;
+    /**
+     * @brief The inverse of GetTxDevice; aborts for a device the helper did not create.
+     * @param device a device created by Install()
+     * @return the directed link the device transmits on
+     */
+    uint32_t GetDirectedLinkOfTxDevice(Ptr<const NetDevice> device) const;
+
+  private:
+    /**
+     * @brief Abort unless Install() has run and the city index is valid.
+     * @param city a city index
+     * @param caller the public method's name, for the message
+     */
+    void CheckCity(uint32_t city, const char* caller) const;
+    /**
+     * @brief Abort unless Install() has run and the directed link index is valid.
+     * @param directedLink a directed link index
+     * @param caller the public method's name, for the message
+     */
+    void CheckDirectedLink(uint32_t directedLink, const char* caller) const;
+    /** Create the nodes and give them their names. */
+    void CreateNodes();
+    /** Create the point-to-point links and assign their addresses. */
+    void CreateLinks();
+    /** Install the static routes along WanTopology's routes. */
+    void InstallRoutes();
+    /** Walk the forwarding tables for every ordered pair and compare with WanTopology's routes. */
+    void VerifyRoutes() const;
+    /**
+     * @brief Follow the forwarding tables from one island to another.
+     * @param src source city index
+     * @param dst destination city index
+     * @return the directed links the forwarding tables send a packet along
+     */
+    std::vector<uint32_t> WalkForwarding(uint32_t src, uint32_t dst) const;
+    /**
+     * @param links directed links
+     * @return their names, space separated
+     */
+    std::string DescribeLinks(const std::vector<uint32_t>& links) const;
+
+    WanTopology m_topology;                     //!< the topology (a copy)
+    bool m_installed{false};                    //!< whether Install() has run
+    NodeContainer m_routers;                    //!< router per city
+    NodeContainer m_islands;                    //!< island per city
+    std::vector<Ipv4Address> m_islandAddresses; //!< island address per city
+    std::vector<Ipv4Address> m_accessNetworks;  //!< access /30 network per city
+    std::vector<Ptr<NetDevice>> m_txDevices;    //!< transmitting device per directed link
+    std::vector<Ptr<NetDevice>> m_rxDevices;    //!< receiving device per directed link
+    std::vector<uint32_t> m_txInterfaces;       //!< Ipv4 interface of the Tx device
+    std::vector<uint32_t> m_rxInterfaces;       //!< Ipv4 interface of the Rx device
+    std::vector<Ipv4Address> m_rxAddresses;     //!< address of the Rx device's interface
+    std::map<const NetDevice*, uint32_t> m_linkOfTxDevice; //!< Tx device -> directed link
+};
+
+} // namespace ns3
+
+#endif /* WAN_TOPOLOGY_HELPER_H */
