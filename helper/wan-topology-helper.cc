@@ -6,6 +6,8 @@
 
 #include "wan-topology-helper.h"
 
+#include "aggregator-net-device.h"
+
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
@@ -17,12 +19,18 @@
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
+#include "ns3/mac48-address.h"
 #include "ns3/names.h"
+#include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/queue.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -42,6 +50,8 @@ const uint32_t ACCESS_BLOCK_BASE = 0x0A800000;
 const uint32_t NETWORKS_PER_BLOCK = 1u << 21;
 /** The /30 mask every link uses. */
 const Ipv4Mask LINK_MASK("255.255.255.252");
+/** The device queue PointToPointHelper creates by default. */
+const char* const DEFAULT_QUEUE = "ns3::DropTailQueue<Packet>";
 
 /**
  * @param gbps a capacity in Gbps
@@ -69,6 +79,56 @@ WanTopologyHelper::WanTopologyHelper(const WanTopology& topology)
     : m_topology(topology)
 {
     NS_LOG_FUNCTION(this << topology.GetName());
+    m_aggregatorFactory.SetTypeId(AggregatorNetDevice::GetTypeId());
+}
+
+void
+WanTopologyHelper::SetAggregationCities(const std::vector<uint32_t>& cities)
+{
+    ObjectFactory factory;
+    factory.SetTypeId(AggregatorNetDevice::GetTypeId());
+    SetAggregationCities(cities, factory);
+}
+
+void
+WanTopologyHelper::SetAggregationCities(const std::vector<uint32_t>& cities,
+                                        const ObjectFactory& factory)
+{
+    NS_LOG_FUNCTION(this << cities.size());
+    NS_ABORT_MSG_IF(m_installed,
+                    "WanTopologyHelper::SetAggregationCities(): call it before Install() (the "
+                    "devices are created by Install())");
+    TypeId tid = factory.GetTypeId();
+    NS_ABORT_MSG_UNLESS(
+        tid == AggregatorNetDevice::GetTypeId() || tid.IsChildOf(AggregatorNetDevice::GetTypeId()),
+        "WanTopologyHelper::SetAggregationCities(): the factory creates "
+            << tid.GetName() << ", not an " << AggregatorNetDevice::GetTypeId().GetName());
+    std::vector<uint32_t> chosen;
+    for (uint32_t city : cities)
+    {
+        NS_ABORT_MSG_UNLESS(city < m_topology.GetNCities(),
+                            "WanTopologyHelper::SetAggregationCities(): unknown city index "
+                                << city << " (topology '" << m_topology.GetName() << "' has "
+                                << m_topology.GetNCities() << " cities)");
+        chosen.push_back(city);
+    }
+    std::sort(chosen.begin(), chosen.end());
+    chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+    m_aggregationCities = chosen;
+    m_aggregatorFactory = factory;
+}
+
+std::vector<uint32_t>
+WanTopologyHelper::GetAggregationCities() const
+{
+    return m_aggregationCities;
+}
+
+Ptr<AggregatorNetDevice>
+WanTopologyHelper::GetAggregator(uint32_t city) const
+{
+    CheckCity(city, "GetAggregator");
+    return DynamicCast<AggregatorNetDevice>(m_aggregators[city]);
 }
 
 void
@@ -135,6 +195,8 @@ WanTopologyHelper::CreateLinks()
 
     // Connect first and second with a /30 network; the directed link first -> second is
     // forward, second -> first is backward.
+    // The first device is created by firstFactory when it is given (an aggregator), else
+    // PointToPointHelper builds the link.
     auto connect = [this](Ptr<Node> first,
                           Ptr<Node> second,
                           DataRate rate,
@@ -142,12 +204,21 @@ WanTopologyHelper::CreateLinks()
                           uint32_t mtu,
                           uint32_t network,
                           uint32_t forward,
-                          uint32_t backward) {
-        PointToPointHelper p2p;
-        p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
-        p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
-        p2p.SetChannelAttribute("Delay", TimeValue(delay));
-        NetDeviceContainer devices = p2p.Install(first, second);
+                          uint32_t backward,
+                          const ObjectFactory* firstFactory) {
+        NetDeviceContainer devices;
+        if (firstFactory)
+        {
+            devices = InstallLink(first, second, *firstFactory, rate, delay, mtu);
+        }
+        else
+        {
+            PointToPointHelper p2p;
+            p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+            p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
+            p2p.SetChannelAttribute("Delay", TimeValue(delay));
+            devices = p2p.Install(first, second);
+        }
 
         Ipv4AddressHelper addresses(Ipv4Address(network), LINK_MASK);
         Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
@@ -175,14 +246,18 @@ WanTopologyHelper::CreateLinks()
                 link.mtuBytes,
                 WAN_BLOCK_BASE + 4 * l,
                 m_topology.GetWanDirectedLink(link.a, link.b),
-                m_topology.GetWanDirectedLink(link.b, link.a));
+                m_topology.GetWanDirectedLink(link.b, link.a),
+                nullptr);
     }
 
     m_islandAddresses.assign(m_topology.GetNCities(), Ipv4Address());
     m_accessNetworks.assign(m_topology.GetNCities(), Ipv4Address());
+    m_aggregators.assign(m_topology.GetNCities(), nullptr);
     for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
     {
         const WanCity& city = m_topology.GetCity(i);
+        bool aggregated =
+            std::binary_search(m_aggregationCities.begin(), m_aggregationCities.end(), i);
         uint32_t network = ACCESS_BLOCK_BASE + 4 * i;
         uint32_t up = m_topology.GetAccessUpLink(i);
         uint32_t down = m_topology.GetAccessDownLink(i);
@@ -194,11 +269,58 @@ WanTopologyHelper::CreateLinks()
                 m_topology.GetDefaultMtuBytes(),
                 network,
                 down,
-                up);
+                up,
+                aggregated ? &m_aggregatorFactory : nullptr);
         m_accessNetworks[i] = Ipv4Address(network);
         m_islandAddresses[i] = m_rxAddresses[down];
         NS_LOG_INFO("city " << city.id << ": island " << m_islandAddresses[i]);
+        if (aggregated)
+        {
+            Ptr<AggregatorNetDevice> aggregator =
+                DynamicCast<AggregatorNetDevice>(m_txDevices[down]);
+            // The router's address on the access link is the receiver's address of A:up.
+            aggregator->SetIsland(i, m_islandAddresses[i], m_rxAddresses[up]);
+            m_aggregators[i] = aggregator;
+            NS_LOG_INFO("city " << city.id << ": in-line aggregator on " << city.id << ":down");
+        }
     }
+}
+
+NetDeviceContainer
+WanTopologyHelper::InstallLink(Ptr<Node> first,
+                               Ptr<Node> second,
+                               const ObjectFactory& firstFactory,
+                               DataRate rate,
+                               Time delay,
+                               uint32_t mtu) const
+{
+    NS_LOG_FUNCTION(this << first << second << rate << delay << mtu);
+    ObjectFactory queueFactory;
+    queueFactory.SetTypeId(DEFAULT_QUEUE);
+    Ptr<PointToPointNetDevice> devices[2] = {firstFactory.Create<PointToPointNetDevice>(),
+                                             CreateObject<PointToPointNetDevice>()};
+    Ptr<Node> nodes[2] = {first, second};
+    NetDeviceContainer container;
+    for (uint32_t k = 0; k < 2; ++k)
+    {
+        Ptr<PointToPointNetDevice> device = devices[k];
+        device->SetAttribute("DataRate", DataRateValue(rate));
+        device->SetAttribute("Mtu", UintegerValue(mtu));
+        device->SetAddress(Mac48Address::Allocate());
+        nodes[k]->AddDevice(device);
+        Ptr<Queue<Packet>> queue = queueFactory.Create<Queue<Packet>>();
+        device->SetQueue(queue);
+        // Flow control, as PointToPointHelper enables by default.
+        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
+        queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
+        device->AggregateObject(queueInterface);
+        container.Add(device);
+    }
+    Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();
+    channel->SetAttribute("Delay", TimeValue(delay));
+    devices[0]->Attach(channel);
+    devices[1]->Attach(channel);
+    return container;
 }
 
 void

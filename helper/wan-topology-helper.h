@@ -9,9 +9,13 @@
 
 #include "wan-topology.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
+#include "ns3/net-device-container.h"
 #include "ns3/net-device.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
@@ -20,6 +24,8 @@
 
 namespace ns3
 {
+
+class AggregatorNetDevice;
 
 /**
  * @ingroup wan-training
@@ -60,6 +66,16 @@ namespace ns3
  *
  * The traffic-control layer keeps ns-3's defaults: Ipv4AddressHelper installs the default root
  * queue disc on every device; the point-to-point devices use PointToPointHelper's default queue.
+ *
+ * In-line aggregation: before Install(), SetAggregationCities() chooses cities whose
+ * router-side access device (the transmitting device of `A:down`) is an AggregatorNetDevice
+ * instead of a PointToPointNetDevice. That link is built like every other one (same DataRate,
+ * Mtu, Delay, PointToPointHelper's default DropTailQueue and flow control, same MAC allocation
+ * order, addresses and routes); after addressing, Install() calls AggregatorNetDevice::SetIsland
+ * with the city index, the island's address and the router's address on the access link. The
+ * device has no expectations yet, so it forwards everything unchanged until AggregatorHelper
+ * configures it. The topology's `capabilities.aggregation` flag is AggregatorHelper's policy;
+ * this mechanism does not check it.
  */
 class WanTopologyHelper
 {
@@ -77,6 +93,29 @@ class WanTopologyHelper
      * installed forwarding does not reproduce WanTopology's routes.
      */
     void Install();
+
+    /**
+     * @brief Before Install(): make the router-side access device of these cities an
+     * AggregatorNetDevice with default attributes (replaces an earlier choice).
+     * @param cities city indices (duplicates are ignored)
+     */
+    void SetAggregationCities(const std::vector<uint32_t>& cities);
+    /**
+     * @brief Before Install(): make the router-side access device of these cities an
+     * AggregatorNetDevice created by a factory (replaces an earlier choice).
+     * @param cities city indices (duplicates are ignored)
+     * @param factory creates the devices; its TypeId must be AggregatorNetDevice or a subclass
+     *        (its attributes are applied; DataRate and Mtu are then set from the topology)
+     */
+    void SetAggregationCities(const std::vector<uint32_t>& cities, const ObjectFactory& factory);
+    /** @return the cities chosen by SetAggregationCities, in increasing order */
+    std::vector<uint32_t> GetAggregationCities() const;
+    /**
+     * @param city a city index
+     * @return the city's in-line aggregator (GetTxDevice of `A:down`), or null when the city
+     *         has none
+     */
+    Ptr<AggregatorNetDevice> GetAggregator(uint32_t city) const;
 
     /** @return the topology (the helper's copy) */
     const WanTopology& GetTopology() const;
@@ -150,6 +189,23 @@ class WanTopologyHelper
     void CreateNodes();
     /** Create the point-to-point links and assign their addresses. */
     void CreateLinks();
+    /**
+     * @brief Build a point-to-point link whose first device is created by a factory, the way
+     * PointToPointHelper::Install builds one.
+     * @param first the first node
+     * @param second the second node
+     * @param firstFactory creates the first node's device (a PointToPointNetDevice subclass)
+     * @param rate the DataRate of both devices
+     * @param delay the channel delay
+     * @param mtu the Mtu of both devices
+     * @return the two devices, first then second
+     */
+    NetDeviceContainer InstallLink(Ptr<Node> first,
+                                   Ptr<Node> second,
+                                   const ObjectFactory& firstFactory,
+                                   DataRate rate,
+                                   Time delay,
+                                   uint32_t mtu) const;
     /** Install the static routes along WanTopology's routes. */
     void InstallRoutes();
     /** Walk the forwarding tables for every ordered pair and compare with WanTopology's routes. */
@@ -179,6 +235,9 @@ class WanTopologyHelper
     std::vector<uint32_t> m_rxInterfaces;       //!< Ipv4 interface of the Rx device
     std::vector<Ipv4Address> m_rxAddresses;     //!< address of the Rx device's interface
     std::map<const NetDevice*, uint32_t> m_linkOfTxDevice; //!< Tx device -> directed link
+    std::vector<uint32_t> m_aggregationCities;             //!< cities with an aggregator
+    ObjectFactory m_aggregatorFactory;                     //!< creates the aggregators
+    std::vector<Ptr<NetDevice>> m_aggregators;             //!< aggregator per city, or null
 };
 
 } // namespace ns3

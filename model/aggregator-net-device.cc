@@ -1,0 +1,637 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "aggregator-net-device.h"
+
+#include "training-island-application.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-l3-protocol.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/packet.h"
+#include "ns3/ppp-header.h"
+#include "ns3/queue.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/udp-l4-protocol.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingAggregatorNetDevice");
+
+NS_OBJECT_ENSURE_REGISTERED(AggregatorNetDevice);
+
+namespace
+{
+
+/**
+ * @param island an island index (< 64)
+ * @return its contributor bit
+ */
+uint64_t
+Bit(uint32_t island)
+{
+    return uint64_t{1} << island;
+}
+
+} // namespace
+
+TypeId
+AggregatorNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::WanTraining::AggregatorNetDevice")
+            .SetParent<PointToPointNetDevice>()
+            .SetGroupName("WanTraining")
+            .AddConstructor<AggregatorNetDevice>()
+            .AddAttribute("SlotCount",
+                          "The number of chunks the FPGA memory can sum at the same time; a "
+                          "contribution that needs a new slot while every slot is in use is "
+                          "passed through unaggregated (0: every contribution passes through).",
+                          UintegerValue(65536),
+                          MakeUintegerAccessor(&AggregatorNetDevice::m_slotCount),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("ProcessingDelay",
+                          "The latency a contribution spends in the FPGA pipeline after its "
+                          "serialization at LineRate.",
+                          TimeValue(NanoSeconds(500)),
+                          MakeTimeAccessor(&AggregatorNetDevice::m_processingDelay),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("LineRate",
+                          "The aggregate throughput of the FPGA pipeline: every contribution "
+                          "occupies it for its IPv4 datagram size at this rate. The streams of "
+                          "all other clique members converge here (k-1 times the access rate "
+                          "in both mode), so it should be at least their total rate.",
+                          DataRateValue(DataRate("1000Gbps")),
+                          MakeDataRateAccessor(&AggregatorNetDevice::m_lineRate),
+                          MakeDataRateChecker())
+            .AddAttribute("Timeout",
+                          "How long after a slot's first contribution an incomplete slot is "
+                          "released as a partial aggregate with its contributor bitmap; it "
+                          "should exceed the arrival skew of a clique's streams.",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&AggregatorNetDevice::m_timeout),
+                          MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("Port",
+                          "The UDP destination port of island synchronization packets (and the "
+                          "aggregates' source and destination port).",
+                          UintegerValue(TrainingIslandApplication::DEFAULT_PORT),
+                          MakeUintegerAccessor(&AggregatorNetDevice::m_port),
+                          MakeUintegerChecker<uint16_t>())
+            .AddTraceSource("ContributionIn",
+                            "A contribution left the pipeline (it is then summed, absorbed as a "
+                            "duplicate or passed through).",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_contributionInTrace),
+                            "ns3::AggregatorNetDevice::ContributionCallback")
+            .AddTraceSource("Duplicate",
+                            "A contribution already held by its slot was absorbed.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_duplicateTrace),
+                            "ns3::AggregatorNetDevice::ContributionCallback")
+            .AddTraceSource("AggregateOut",
+                            "An aggregate (complete or partial) was sent toward the island.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_aggregateOutTrace),
+                            "ns3::AggregatorNetDevice::AggregateCallback")
+            .AddTraceSource("PassThrough",
+                            "A packet was forwarded unchanged.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_passThroughTrace),
+                            "ns3::AggregatorNetDevice::PassThroughCallback")
+            .AddTraceSource("Timeout",
+                            "An incomplete slot was released as a partial aggregate.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_timeoutTrace),
+                            "ns3::AggregatorNetDevice::TimeoutCallback")
+            .AddTraceSource("SlotsInUse",
+                            "The number of slots in use.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_slotsInUse),
+                            "ns3::TracedValueCallback::Uint32")
+            .AddTraceSource("SlotHighWaterMark",
+                            "The most slots in use at any time so far.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_slotHighWaterMark),
+                            "ns3::TracedValueCallback::Uint32");
+    return tid;
+}
+
+AggregatorNetDevice::AggregatorNetDevice()
+    : m_slotCount(65536),
+      m_port(TrainingIslandApplication::DEFAULT_PORT),
+      m_island(UINT32_MAX),
+      m_txEndConnected(false),
+      m_identification(0),
+      m_contributionsIn(0),
+      m_contributionsSummed(0),
+      m_duplicates(0),
+      m_aggregatesOut(0),
+      m_timeouts(0),
+      m_passThroughs{},
+      m_slotsInUse(0),
+      m_slotHighWaterMark(0),
+      m_outboxHighWaterMark(0)
+{
+    NS_LOG_FUNCTION(this);
+}
+
+AggregatorNetDevice::~AggregatorNetDevice()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+AggregatorNetDevice::SetIsland(uint32_t island,
+                               Ipv4Address islandAddress,
+                               Ipv4Address sourceAddress)
+{
+    NS_LOG_FUNCTION(this << island << islandAddress << sourceAddress);
+    NS_ABORT_MSG_IF(island >= IslandSyncHeader::MAX_ISLANDS,
+                    "AggregatorNetDevice::SetIsland(): island "
+                        << island << " cannot be named in a contributor bitmap (at most "
+                        << IslandSyncHeader::MAX_ISLANDS << " islands)");
+    m_island = island;
+    m_islandAddress = islandAddress;
+    m_sourceAddress = sourceAddress;
+}
+
+uint32_t
+AggregatorNetDevice::GetIsland() const
+{
+    return m_island;
+}
+
+Ipv4Address
+AggregatorNetDevice::GetIslandAddress() const
+{
+    return m_islandAddress;
+}
+
+Ipv4Address
+AggregatorNetDevice::GetSourceAddress() const
+{
+    return m_sourceAddress;
+}
+
+void
+AggregatorNetDevice::SetExpectations(uint16_t jobId, std::vector<RoundExpectations> rounds)
+{
+    NS_LOG_FUNCTION(this << jobId << rounds.size());
+    NS_ABORT_MSG_IF(m_island == UINT32_MAX,
+                    "AggregatorNetDevice::SetExpectations(): call SetIsland() first");
+    NS_ABORT_MSG_IF(rounds.empty(),
+                    "AggregatorNetDevice::SetExpectations(): job "
+                        << jobId << ": the expectations need at least one round");
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        for (const auto& [clique, expected] : rounds[r])
+        {
+            NS_ABORT_MSG_IF(expected & Bit(m_island),
+                            "AggregatorNetDevice::SetExpectations(): job "
+                                << jobId << " round " << r << " clique " << clique << ": island "
+                                << m_island << " cannot expect a contribution from itself");
+        }
+    }
+    m_expectations[jobId] = std::move(rounds);
+}
+
+void
+AggregatorNetDevice::ClearExpectations(uint16_t jobId)
+{
+    NS_LOG_FUNCTION(this << jobId);
+    m_expectations.erase(jobId);
+}
+
+uint64_t
+AggregatorNetDevice::GetExpectedContributors(uint16_t jobId,
+                                             uint32_t round,
+                                             uint16_t cliqueId) const
+{
+    auto job = m_expectations.find(jobId);
+    if (job == m_expectations.end())
+    {
+        return 0;
+    }
+    const RoundExpectations& expectations = job->second[round % job->second.size()];
+    auto clique = expectations.find(cliqueId);
+    return clique == expectations.end() ? 0 : clique->second;
+}
+
+uint64_t
+AggregatorNetDevice::GetContributionsIn() const
+{
+    return m_contributionsIn;
+}
+
+uint64_t
+AggregatorNetDevice::GetContributionsSummed() const
+{
+    return m_contributionsSummed;
+}
+
+uint64_t
+AggregatorNetDevice::GetDuplicates() const
+{
+    return m_duplicates;
+}
+
+uint64_t
+AggregatorNetDevice::GetAggregatesOut() const
+{
+    return m_aggregatesOut;
+}
+
+uint64_t
+AggregatorNetDevice::GetTimeouts() const
+{
+    return m_timeouts;
+}
+
+uint64_t
+AggregatorNetDevice::GetPassThroughs() const
+{
+    uint64_t total = 0;
+    for (uint64_t count : m_passThroughs)
+    {
+        total += count;
+    }
+    return total;
+}
+
+uint64_t
+AggregatorNetDevice::GetPassThroughs(PassReason reason) const
+{
+    NS_ABORT_MSG_IF(reason >= N_PASS_REASONS,
+                    "AggregatorNetDevice::GetPassThroughs(): unknown reason "
+                        << static_cast<uint32_t>(reason));
+    return m_passThroughs[reason];
+}
+
+uint32_t
+AggregatorNetDevice::GetSlotsInUse() const
+{
+    return m_slotsInUse;
+}
+
+uint32_t
+AggregatorNetDevice::GetSlotHighWaterMark() const
+{
+    return m_slotHighWaterMark;
+}
+
+uint32_t
+AggregatorNetDevice::GetOutboxHighWaterMark() const
+{
+    return m_outboxHighWaterMark;
+}
+
+const char*
+AggregatorNetDevice::PassReasonToString(PassReason reason)
+{
+    switch (reason)
+    {
+    case NOT_SYNC:
+        return "not-sync";
+    case NOT_DATA:
+        return "not-data";
+    case NO_EXPECTATION:
+        return "no-expectation";
+    case CLOSED:
+        return "closed";
+    case NO_SLOT:
+        return "no-slot";
+    case MISMATCH:
+        return "mismatch";
+    }
+    return "unknown";
+}
+
+bool
+AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    NS_LOG_FUNCTION(this << packet << dest << protocolNumber);
+    Contribution contribution;
+    uint32_t reason = Classify(packet, protocolNumber, contribution);
+    if (reason < N_PASS_REASONS)
+    {
+        NotePassThrough(packet, static_cast<PassReason>(reason));
+        return PointToPointNetDevice::Send(packet, dest, protocolNumber);
+    }
+
+    // A contribution: serialize it into the pipeline at LineRate, then ProcessingDelay.
+    Time now = Simulator::Now();
+    Time start = std::max(now, m_pipelineFreeAt);
+    m_pipelineFreeAt = start + m_lineRate.CalculateBytesTxTime(packet->GetSize());
+    contribution.packet = packet;
+    contribution.exit = m_pipelineFreeAt + m_processingDelay;
+    NS_LOG_LOGIC("contribution " << contribution.header << " leaves the pipeline at "
+                                 << contribution.exit.As(Time::S));
+    m_pipeline.push_back(std::move(contribution));
+    if (!m_pipelineEvent.IsRunning())
+    {
+        m_pipelineEvent = Simulator::Schedule(m_pipeline.front().exit - now,
+                                              &AggregatorNetDevice::PipelineExit,
+                                              this);
+    }
+    return true;
+}
+
+uint32_t
+AggregatorNetDevice::Classify(Ptr<const Packet> packet,
+                              uint16_t protocolNumber,
+                              Contribution& contribution) const
+{
+    if (protocolNumber != Ipv4L3Protocol::PROT_NUMBER)
+    {
+        return NOT_SYNC;
+    }
+    Ptr<Packet> copy = packet->Copy();
+    Ipv4Header ip;
+    if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER ||
+        ip.GetFragmentOffset() != 0 || !ip.IsLastFragment())
+    {
+        return NOT_SYNC;
+    }
+    UdpHeader udp;
+    if (copy->GetSize() < udp.GetSerializedSize())
+    {
+        return NOT_SYNC;
+    }
+    copy->RemoveHeader(udp);
+    if (udp.GetDestinationPort() != m_port)
+    {
+        return NOT_SYNC;
+    }
+    IslandSyncHeader& header = contribution.header;
+    uint32_t headerBytes = copy->PeekHeader(header);
+    if (headerBytes == 0)
+    {
+        return NOT_SYNC;
+    }
+    if (header.GetType() != IslandSyncHeader::DATA)
+    {
+        return NOT_DATA;
+    }
+    uint64_t expected =
+        GetExpectedContributors(header.GetJobId(), header.GetRound(), header.GetCliqueId());
+    if (!(expected & Bit(header.GetSender())))
+    {
+        return NO_EXPECTATION;
+    }
+    contribution.paddingBytes = copy->GetSize() - headerBytes;
+    contribution.expected = expected;
+    return N_PASS_REASONS;
+}
+
+void
+AggregatorNetDevice::PipelineExit()
+{
+    NS_LOG_FUNCTION(this);
+    if (!GetNode())
+    {
+        // Disposed. PointToPointNetDevice::DoDispose is private in ns-3.37 and cannot be
+        // chained, so this device does not override it; its events check the node instead.
+        return;
+    }
+    Time now = Simulator::Now();
+    while (!m_pipeline.empty() && m_pipeline.front().exit <= now)
+    {
+        Contribution contribution = std::move(m_pipeline.front());
+        m_pipeline.pop_front();
+        Process(contribution);
+    }
+    if (!m_pipeline.empty())
+    {
+        m_pipelineEvent = Simulator::Schedule(m_pipeline.front().exit - now,
+                                              &AggregatorNetDevice::PipelineExit,
+                                              this);
+    }
+}
+
+void
+AggregatorNetDevice::Process(const Contribution& contribution)
+{
+    const IslandSyncHeader& header = contribution.header;
+    NS_LOG_FUNCTION(this << header);
+    ++m_contributionsIn;
+    m_contributionInTrace(header);
+
+    ChunkKey key{header.GetJobId(),
+                 header.GetRound(),
+                 header.GetCliqueId(),
+                 header.GetChunkIndex()};
+    uint64_t bit = Bit(header.GetSender());
+    const std::vector<float>& values = header.GetValues();
+
+    auto it = m_slots.find(key);
+    if (it == m_slots.end())
+    {
+        if (IsClosed(key))
+        {
+            NotePassThrough(contribution.packet, CLOSED);
+            Emit(contribution.packet);
+            return;
+        }
+        if (m_slotsInUse >= m_slotCount)
+        {
+            Close(key);
+            NotePassThrough(contribution.packet, NO_SLOT);
+            Emit(contribution.packet);
+            return;
+        }
+        Slot slot;
+        slot.expected = contribution.expected;
+        slot.chunkCount = header.GetChunkCount();
+        slot.valueOffset = header.GetValueOffset();
+        slot.paddingBytes = contribution.paddingBytes;
+        slot.sums.assign(values.size(), 0.0);
+        slot.timeout = Simulator::Schedule(m_timeout, &AggregatorNetDevice::SlotTimeout, this, key);
+        it = m_slots.emplace(key, std::move(slot)).first;
+        m_slotsInUse = m_slotsInUse + 1;
+        if (m_slotsInUse > m_slotHighWaterMark)
+        {
+            m_slotHighWaterMark = m_slotsInUse;
+        }
+    }
+
+    Slot& slot = it->second;
+    if (slot.contributors & bit)
+    {
+        NS_LOG_LOGIC("duplicate " << header);
+        ++m_duplicates;
+        m_duplicateTrace(header);
+        return;
+    }
+    if (header.GetChunkCount() != slot.chunkCount || header.GetValueOffset() != slot.valueOffset ||
+        values.size() != slot.sums.size() || contribution.paddingBytes != slot.paddingBytes)
+    {
+        NS_LOG_LOGIC("layout mismatch " << header);
+        slot.expected &= ~bit;
+        NotePassThrough(contribution.packet, MISMATCH);
+        Emit(contribution.packet);
+    }
+    else
+    {
+        for (std::size_t v = 0; v < values.size(); ++v)
+        {
+            slot.sums[v] += static_cast<double>(values[v]);
+        }
+        slot.contributors |= bit;
+        ++m_contributionsSummed;
+    }
+    if (slot.contributors != 0 && slot.contributors == slot.expected)
+    {
+        Release(key, true);
+    }
+}
+
+void
+AggregatorNetDevice::Release(ChunkKey key, bool complete)
+{
+    NS_LOG_FUNCTION(this << complete);
+    auto it = m_slots.find(key);
+    NS_ASSERT(it != m_slots.end());
+    Slot& slot = it->second;
+    slot.timeout.Cancel();
+
+    std::vector<float> values(slot.sums.size());
+    for (std::size_t v = 0; v < values.size(); ++v)
+    {
+        values[v] = static_cast<float>(slot.sums[v]);
+    }
+    IslandSyncHeader header;
+    header.SetType(IslandSyncHeader::AGGREGATE);
+    header.SetJobId(std::get<0>(key));
+    header.SetRound(std::get<1>(key));
+    header.SetCliqueId(std::get<2>(key));
+    header.SetSender(static_cast<uint16_t>(m_island));
+    header.SetChunkIndex(std::get<3>(key));
+    header.SetChunkCount(slot.chunkCount);
+    header.SetContributors(slot.contributors);
+    header.SetValueOffset(slot.valueOffset);
+    header.SetValues(std::move(values));
+
+    Ptr<Packet> packet = Create<Packet>(slot.paddingBytes);
+    packet->AddHeader(header);
+    UdpHeader udp;
+    udp.SetSourcePort(m_port);
+    udp.SetDestinationPort(m_port);
+    if (Node::ChecksumEnabled())
+    {
+        udp.EnableChecksums();
+        udp.InitializeChecksum(m_sourceAddress, m_islandAddress, UdpL4Protocol::PROT_NUMBER);
+    }
+    packet->AddHeader(udp);
+    Ipv4Header ip;
+    ip.SetSource(m_sourceAddress);
+    ip.SetDestination(m_islandAddress);
+    ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
+    ip.SetTtl(AGGREGATE_TTL);
+    ip.SetIdentification(m_identification++);
+    ip.SetPayloadSize(packet->GetSize());
+    if (Node::ChecksumEnabled())
+    {
+        ip.EnableChecksum();
+    }
+    packet->AddHeader(ip);
+
+    uint64_t missing = slot.expected & ~slot.contributors;
+    Close(key);
+    m_slots.erase(it);
+    m_slotsInUse = m_slotsInUse - 1;
+
+    NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);
+    ++m_aggregatesOut;
+    m_aggregateOutTrace(header, complete);
+    if (!complete)
+    {
+        ++m_timeouts;
+        m_timeoutTrace(header, missing);
+    }
+    Emit(packet);
+}
+
+void
+AggregatorNetDevice::SlotTimeout(ChunkKey key)
+{
+    NS_LOG_FUNCTION(this);
+    if (!GetNode())
+    {
+        return;
+    }
+    Release(key, false);
+}
+
+bool
+AggregatorNetDevice::IsClosed(const ChunkKey& key) const
+{
+    auto it = m_closed.find(StreamKey{std::get<0>(key), std::get<1>(key), std::get<2>(key)});
+    return it != m_closed.end() && it->second.Contains(std::get<3>(key));
+}
+
+void
+AggregatorNetDevice::Close(const ChunkKey& key)
+{
+    m_closed[StreamKey{std::get<0>(key), std::get<1>(key), std::get<2>(key)}].Insert(
+        std::get<3>(key));
+}
+
+void
+AggregatorNetDevice::NotePassThrough(Ptr<const Packet> packet, PassReason reason)
+{
+    NS_LOG_LOGIC("pass-through (" << PassReasonToString(reason) << ") of " << packet->GetSize()
+                                  << " bytes");
+    ++m_passThroughs[reason];
+    m_passThroughTrace(packet, reason);
+}
+
+void
+AggregatorNetDevice::Emit(Ptr<Packet> packet)
+{
+    if (!m_txEndConnected)
+    {
+        TraceConnectWithoutContext("PhyTxEnd",
+                                   MakeCallback(&AggregatorNetDevice::TransmissionEnded, this));
+        m_txEndConnected = true;
+    }
+    m_outbox.push_back(packet);
+    m_outboxHighWaterMark = std::max(m_outboxHighWaterMark, static_cast<uint32_t>(m_outbox.size()));
+    DrainOutbox();
+}
+
+void
+AggregatorNetDevice::TransmissionEnded(Ptr<const Packet> /* packet */)
+{
+    if (!m_outbox.empty() && !m_drainEvent.IsRunning())
+    {
+        // Not from inside the transmitter's completion: it dequeues its next packet after
+        // this trace.
+        m_drainEvent = Simulator::ScheduleNow(&AggregatorNetDevice::DrainOutbox, this);
+    }
+}
+
+void
+AggregatorNetDevice::DrainOutbox()
+{
+    if (!GetNode())
+    {
+        return;
+    }
+    Ptr<Queue<Packet>> queue = GetQueue();
+    PppHeader ppp;
+    while (!m_outbox.empty() &&
+           !queue->WouldOverflow(1, m_outbox.front()->GetSize() + ppp.GetSerializedSize()))
+    {
+        Ptr<Packet> packet = m_outbox.front();
+        m_outbox.pop_front();
+        if (!PointToPointNetDevice::Send(packet, GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER))
+        {
+            // Only when the link is down; the parent traced the drop (MacTxDrop).
+            NS_LOG_WARN("the link toward island " << m_island << " refused a packet");
+        }
+    }
+}
+
+} // namespace ns3

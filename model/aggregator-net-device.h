@@ -1,0 +1,392 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef AGGREGATOR_NET_DEVICE_H
+#define AGGREGATOR_NET_DEVICE_H
+
+#include "chunk-range-set.h"
+#include "island-sync-header.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/nstime.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief The in-line FPGA of a city: a point-to-point device on the router port facing the
+ * city's island that sums the island's incoming model contributions.
+ *
+ * The device is a PointToPointNetDevice (same attributes, queue, traces and channel) whose
+ * Send() inspects every packet the router forwards toward the island.
+ *
+ * **What it aggregates.** A *contribution* is an IPv4 datagram (not a fragment) carrying UDP to
+ * the `Port` attribute (the module's port, TrainingIslandApplication::DEFAULT_PORT) whose
+ * payload starts with a valid IslandSyncHeader of type DATA, for a (job, round, clique, sender)
+ * the device expects (SetExpectations): the job has expectations, round mod period and the
+ * clique id name an entry, and the sender is one of its expected contributors. The IPv4
+ * destination is not checked: every packet sent on this port is headed to the island, whether
+ * it is addressed to the island (aggregation mode) or to a multicast group (both mode).
+ *
+ * **Pipeline.** Every contribution enters a FIFO pipeline: it occupies the pipeline for its
+ * IPv4 datagram size at `LineRate` (a serialization, so LineRate is the aggregate throughput),
+ * then leaves it `ProcessingDelay` later; the FPGA's state changes when the contribution leaves
+ * the pipeline. Contributions do not use the device queue (only what the FPGA emits does), so
+ * the streams of the k-1 other members of a clique may converge on the port faster than the
+ * link rate (k-1 times the access rate in both mode); the input buffer in front of the pipeline
+ * is unbounded, so choose LineRate (default 1000 Gbps) at least their total rate. Packets that
+ * are not contributions bypass the pipeline and are sent at once, unchanged, with no added
+ * delay, so a device without expectations is transparent.
+ *
+ * **Slots.** A chunk (job, round, clique, chunk index) is summed in a slot, opened by its first
+ * contribution. A slot keeps the contributor bitmap, the expected bitmap and the running sums,
+ * and remembers the layout of the first contribution (chunk count, value offset, value count,
+ * and padding bytes after the header). When the bitmap equals the expected bitmap the device
+ * sends one AGGREGATE and frees the slot. `Timeout` after the slot was opened, an incomplete
+ * slot is released as a *partial* AGGREGATE carrying the bitmap of the contributions it holds.
+ * Once a chunk's aggregate has left (complete or partial) the chunk is *closed*: the device
+ * remembers closed chunks per (job, round, clique) as index intervals (not slot memory).
+ *
+ * **The aggregate.** An IPv4 datagram from the router's address on the access link
+ * (SetIsland's sourceAddress) to the island's address, TTL 64 (ns-3's default, as if the router
+ * originated it), protocol UDP, identification from a per-device counter, checksums when
+ * Node::ChecksumEnabled(); UDP source and destination port `Port`; an IslandSyncHeader of type
+ * AGGREGATE with the job, round, clique, chunk index, chunk count and value offset of the
+ * contributions, sender = the island index the device faces (the FPGA of that city), the union
+ * contributor bitmap (the contributor count is its population count) and the float32 sums;
+ * then as many zero padding bytes as one contribution, so the aggregate has exactly the wire
+ * size of one contribution. The island receives it on its normal UDP socket.
+ *
+ * **Summation order.** Each value is accumulated in double precision, starting from 0, in the
+ * order the contributions leave the pipeline (their arrival order), and rounded once to float32
+ * (round to nearest) when the aggregate is built. With at most 64 float32 terms the double sum is
+ * exact except in extreme cancellations, so the aggregate is the correctly rounded float32 of
+ * the exact sum in practice (relative error <= 2^-24).
+ *
+ * **Pass-through (no loss, no corruption).** Everything that is not summed is forwarded
+ * unchanged (the original IPv4 datagram) and counted by reason (PassReason):
+ * - NOT_SYNC, NOT_DATA, NO_EXPECTATION: at once, bypassing the pipeline (non-sync traffic,
+ *   NACK/DONE/READY/AGGREGATE messages, DATA of a job, round, clique or sender without
+ *   expectation);
+ * - CLOSED: a contribution for a closed chunk (a repair after the aggregate left, or a late
+ *   contribution after a partial aggregate): the island needs it on its own;
+ * - NO_SLOT: **when every slot is in use, a contribution that would open a new slot is passed
+ *   through unaggregated and its chunk is closed** (so that later contributions of that chunk
+ *   also pass through instead of waiting for one that already went by). The device never
+ *   applies backpressure and never drops: the island receives every contribution either
+ *   inside exactly one aggregate or on its own;
+ * - MISMATCH: a contribution whose layout differs from its slot's; it is removed from the
+ *   slot's expected bitmap so that the slot can still complete.
+ *
+ * A contribution whose sender is already in its open slot (a retransmission) is a *duplicate*:
+ * it is neither summed again nor forwarded (its values are in the slot) and is counted.
+ *
+ * Aggregates and pipeline pass-throughs enter the device queue when it has room; otherwise they
+ * wait in an unbounded outbox, in order, drained as transmissions complete, so the device never
+ * drops what it emits. The outbox high-water mark is reported.
+ *
+ * The header has no retransmission flag; a repair is recognised as a contribution for a closed
+ * chunk (passed through) or a duplicate (absorbed).
+ *
+ * **Sizing.** A slot lives from the first to the last contribution of its chunk, so the slots in
+ * use are about (arrival skew between a clique's streams) x (chunk rate); `SlotCount` (default
+ * 65536) should cover it and `Timeout` (default 500 ms) exceed the skew, or chunks leave as
+ * pass-throughs or partial aggregates (still exact, but more ingress than one stream).
+ * Contributors of a clique should therefore send toward a member at the same pace and start
+ * together. The memory for closed chunks is outside the slots: index intervals per (job, round,
+ * clique), one interval when chunks complete in order.
+ */
+class AggregatorNetDevice : public PointToPointNetDevice
+{
+  public:
+    /** Why a packet was forwarded unchanged. */
+    enum PassReason : uint8_t
+    {
+        NOT_SYNC = 0,       //!< not IPv4/UDP to the sync port with a valid header (or a fragment)
+        NOT_DATA = 1,       //!< a sync message other than DATA (NACK, DONE, READY, AGGREGATE)
+        NO_EXPECTATION = 2, //!< DATA of a job, round, clique or sender without expectation
+        CLOSED = 3,         //!< DATA for a chunk whose aggregate already left (or bypassed)
+        NO_SLOT = 4,        //!< DATA that needed a new slot while every slot was in use
+        MISMATCH = 5,       //!< DATA whose layout differs from its slot's
+    };
+
+    /** Number of PassReason values. */
+    static constexpr uint32_t N_PASS_REASONS = 6;
+
+    /**
+     * Expected contributors of one schedule round: clique id -> bitmap of the island indices
+     * whose contributions the island needs (bit i = island i; never the island itself).
+     */
+    using RoundExpectations = std::map<uint16_t, uint64_t>;
+
+    /** TTL of the aggregates' IPv4 header. */
+    static constexpr uint8_t AGGREGATE_TTL = 64;
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    AggregatorNetDevice();
+    ~AggregatorNetDevice() override;
+
+    /**
+     * @brief Identify the island this port faces; required before SetExpectations.
+     * @param island the island (city) index, put in the aggregates' sender field (< 64)
+     * @param islandAddress the island's IPv4 address (the aggregates' destination)
+     * @param sourceAddress the aggregates' IPv4 source (the router's address on the access
+     *        link)
+     */
+    void SetIsland(uint32_t island, Ipv4Address islandAddress, Ipv4Address sourceAddress);
+    /** @return the island index (UINT32_MAX before SetIsland) */
+    uint32_t GetIsland() const;
+    /** @return the island's IPv4 address */
+    Ipv4Address GetIslandAddress() const;
+    /** @return the aggregates' IPv4 source address */
+    Ipv4Address GetSourceAddress() const;
+
+    /**
+     * @brief Tell the device which contributions to aggregate for a job (replaces the job's
+     * previous expectations; slots already open keep their expected bitmap).
+     *
+     * A DATA of round R uses rounds[R mod rounds.size()] (rounds.size() is the schedule's
+     * period); a clique id absent from that map, or a sender absent from the bitmap, is not
+     * aggregated.
+     * @param jobId the training job
+     * @param rounds the expectations of each schedule round (at least one round)
+     */
+    void SetExpectations(uint16_t jobId, std::vector<RoundExpectations> rounds);
+    /**
+     * @brief Forget a job's expectations: its later contributions pass through (open slots
+     * still complete or time out).
+     * @param jobId the training job
+     */
+    void ClearExpectations(uint16_t jobId);
+    /**
+     * @param jobId a training job
+     * @param round a round (counted over the whole run; mapped modulo the period)
+     * @param cliqueId a clique id
+     * @return the expected contributor bitmap, 0 when there is no expectation
+     */
+    uint64_t GetExpectedContributors(uint16_t jobId, uint32_t round, uint16_t cliqueId) const;
+
+    /** @return contributions that left the pipeline (summed, duplicate or passed through) */
+    uint64_t GetContributionsIn() const;
+    /** @return contributions summed into a slot */
+    uint64_t GetContributionsSummed() const;
+    /** @return duplicate contributions absorbed (not summed again, not forwarded) */
+    uint64_t GetDuplicates() const;
+    /** @return aggregates sent, complete and partial */
+    uint64_t GetAggregatesOut() const;
+    /** @return partial aggregates released by Timeout */
+    uint64_t GetTimeouts() const;
+    /** @return packets forwarded unchanged, every reason */
+    uint64_t GetPassThroughs() const;
+    /**
+     * @param reason a reason
+     * @return packets forwarded unchanged for that reason
+     */
+    uint64_t GetPassThroughs(PassReason reason) const;
+    /** @return slots in use now */
+    uint32_t GetSlotsInUse() const;
+    /** @return the most slots in use at any time */
+    uint32_t GetSlotHighWaterMark() const;
+    /** @return the most packets that waited in the outbox at any time */
+    uint32_t GetOutboxHighWaterMark() const;
+
+    /**
+     * @param reason a reason
+     * @return its name ("not-sync", "not-data", "no-expectation", "closed", "no-slot",
+     *         "mismatch")
+     */
+    static const char* PassReasonToString(PassReason reason);
+
+    /**
+     * TracedCallback signature of a contribution leaving the pipeline (ContributionIn) or of a
+     * duplicate contribution (Duplicate).
+     * @param header the contribution's header
+     */
+    typedef void (*ContributionCallback)(const IslandSyncHeader& header);
+
+    /**
+     * TracedCallback signature of an aggregate sent.
+     * @param header the aggregate's header (sums, union bitmap, count)
+     * @param complete whether every expected contribution is in it (false: Timeout)
+     */
+    typedef void (*AggregateCallback)(const IslandSyncHeader& header, bool complete);
+
+    /**
+     * TracedCallback signature of a packet forwarded unchanged.
+     * @param packet the IPv4 datagram (without the PPP header)
+     * @param reason why it was not summed
+     */
+    typedef void (*PassThroughCallback)(Ptr<const Packet> packet, PassReason reason);
+
+    /**
+     * TracedCallback signature of a partial aggregate released by Timeout.
+     * @param header the partial aggregate's header
+     * @param missing the bitmap of the expected contributors it lacks
+     */
+    typedef void (*TimeoutCallback)(const IslandSyncHeader& header, uint64_t missing);
+
+    /**
+     * @brief Take a packet the router forwards toward the island: a contribution enters the
+     * pipeline (and is not forwarded as such), anything else goes to the point-to-point device
+     * unchanged.
+     * @param packet the IPv4 datagram
+     * @param dest the destination (unused by point-to-point links)
+     * @param protocolNumber the Ethernet protocol number (0x0800 for IPv4)
+     * @return true for a contribution; for anything else what PointToPointNetDevice::Send
+     *         returns
+     */
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+
+  private:
+    /** (job, round, clique, chunk): one chunk of one clique exchange. */
+    using ChunkKey = std::tuple<uint16_t, uint32_t, uint16_t, uint32_t>;
+    /** (job, round, clique): one clique exchange. */
+    using StreamKey = std::tuple<uint16_t, uint32_t, uint16_t>;
+
+    /** A contribution travelling through the pipeline. */
+    struct Contribution
+    {
+        Ptr<Packet> packet;       //!< the original IPv4 datagram
+        IslandSyncHeader header;  //!< its sync header
+        uint32_t paddingBytes{0}; //!< UDP payload bytes after the sync header
+        uint64_t expected{0};     //!< expected contributors of its chunk
+        Time exit;                //!< when it leaves the pipeline
+    };
+
+    /** One slot of the FPGA's memory. */
+    struct Slot
+    {
+        uint64_t expected{0};     //!< contributors needed
+        uint64_t contributors{0}; //!< contributors summed
+        uint32_t chunkCount{0};   //!< layout: chunks of the stream
+        uint32_t valueOffset{0};  //!< layout: first value index
+        uint32_t paddingBytes{0}; //!< layout: padding after the header
+        std::vector<double> sums; //!< running sums, one per value
+        EventId timeout;          //!< partial release
+    };
+
+    /**
+     * @brief Classify a packet handed to Send.
+     * @param packet the IPv4 datagram
+     * @param protocolNumber its protocol number
+     * @param contribution filled when the packet is a contribution
+     * @return the pass-through reason, or N_PASS_REASONS for a contribution
+     */
+    uint32_t Classify(Ptr<const Packet> packet,
+                      uint16_t protocolNumber,
+                      Contribution& contribution) const;
+    /** Process the contributions whose pipeline exit time has come. */
+    void PipelineExit();
+    /**
+     * @brief Sum a contribution into its slot, or forward it.
+     * @param contribution the contribution
+     */
+    void Process(const Contribution& contribution);
+    /**
+     * @brief Build and send a slot's aggregate, close the chunk and free the slot.
+     * @param key the slot's chunk
+     * @param complete whether every expected contribution is in it
+     */
+    void Release(ChunkKey key, bool complete);
+    /**
+     * @brief Timeout of a slot: release it as a partial aggregate.
+     * @param key the slot's chunk
+     */
+    void SlotTimeout(ChunkKey key);
+    /**
+     * @param key a chunk
+     * @return whether its aggregate already left (or it was bypassed)
+     */
+    bool IsClosed(const ChunkKey& key) const;
+    /**
+     * @brief Mark a chunk closed.
+     * @param key the chunk
+     */
+    void Close(const ChunkKey& key);
+    /**
+     * @brief Count and trace a packet forwarded unchanged.
+     * @param packet the IPv4 datagram
+     * @param reason why
+     */
+    void NotePassThrough(Ptr<const Packet> packet, PassReason reason);
+    /**
+     * @brief Send a packet made or released by the FPGA: into the device queue when it has
+     * room and the outbox is empty, else into the outbox.
+     * @param packet the IPv4 datagram
+     */
+    void Emit(Ptr<Packet> packet);
+    /**
+     * @brief PhyTxEnd sink: schedule an outbox drain.
+     * @param packet the packet whose transmission ended
+     */
+    void TransmissionEnded(Ptr<const Packet> packet);
+    /** Move outbox packets into the device queue while it has room. */
+    void DrainOutbox();
+
+    // Attributes.
+    uint32_t m_slotCount;   //!< slots of the FPGA memory
+    Time m_processingDelay; //!< pipeline latency per contribution
+    DataRate m_lineRate;    //!< pipeline throughput
+    Time m_timeout;         //!< partial release after the slot's first contribution
+    uint16_t m_port;        //!< the sync UDP port
+
+    // Configuration.
+    uint32_t m_island;           //!< island index (UINT32_MAX: unset)
+    Ipv4Address m_islandAddress; //!< aggregates' destination
+    Ipv4Address m_sourceAddress; //!< aggregates' source
+    std::map<uint16_t, std::vector<RoundExpectations>> m_expectations; //!< by job
+
+    // State.
+    std::deque<Contribution> m_pipeline;         //!< contributions in the pipeline, FIFO
+    Time m_pipelineFreeAt;                       //!< end of the current serialization
+    EventId m_pipelineEvent;                     //!< next pipeline exit
+    std::map<ChunkKey, Slot> m_slots;            //!< open slots
+    std::map<StreamKey, ChunkRangeSet> m_closed; //!< closed chunks per clique exchange
+    std::deque<Ptr<Packet>> m_outbox;            //!< emitted packets waiting for queue room
+    EventId m_drainEvent;                        //!< pending outbox drain
+    bool m_txEndConnected;                       //!< whether TransmissionEnded is connected
+    uint16_t m_identification;                   //!< next IPv4 identification
+
+    // Counters.
+    uint64_t m_contributionsIn;                //!< contributions out of the pipeline
+    uint64_t m_contributionsSummed;            //!< summed
+    uint64_t m_duplicates;                     //!< duplicates absorbed
+    uint64_t m_aggregatesOut;                  //!< aggregates sent
+    uint64_t m_timeouts;                       //!< partial aggregates
+    uint64_t m_passThroughs[N_PASS_REASONS];   //!< forwarded unchanged, by reason
+    TracedValue<uint32_t> m_slotsInUse;        //!< slots in use
+    TracedValue<uint32_t> m_slotHighWaterMark; //!< most slots in use
+    uint32_t m_outboxHighWaterMark;            //!< most packets in the outbox
+
+    // Traces.
+    TracedCallback<const IslandSyncHeader&> m_contributionInTrace;     //!< ContributionIn
+    TracedCallback<const IslandSyncHeader&> m_duplicateTrace;          //!< Duplicate
+    TracedCallback<const IslandSyncHeader&, bool> m_aggregateOutTrace; //!< AggregateOut
+    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;  //!< PassThrough
+    TracedCallback<const IslandSyncHeader&, uint64_t> m_timeoutTrace;  //!< Timeout
+};
+
+} // namespace ns3
+
+#endif /* AGGREGATOR_NET_DEVICE_H */
