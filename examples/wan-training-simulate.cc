@@ -1,0 +1,533 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/*
+ * Training islands synchronizing real parameters over a WAN, packet by packet.
+ *
+ *   nyc-island  chi-island  lax-island  ...   one TrainingIslandApplication per city:
+ *       |           |           |             LocalSteps x StepTime of real gradient steps,
+ *      nyc ------- chi ------- lax            then the clique exchange of the round
+ *       |  \___________________/  \           (UDP chunks of IslandSyncHeader + float32
+ *      lon --- ams            tyo --- sin     values + zero padding, ModelBytes per
+ *       \      |                              contribution, paced at the bottleneck share,
+ *        fra --+--- prg                       NACK repair), then the clique average
+ *
+ *   round r: schedule round r mod P, e.g. Latin triples
+ *     r even: {nyc chi lax} {lon ams fra} {prg tyo sin}
+ *     r odd:  {nyc lon prg} {chi ams tyo} {lax fra sin}
+ *
+ * The results JSON holds the configuration, per-round times (with MODEL.md's T_comm), bytes per
+ * directed link and per island, the verification of every clique average against a shadow copy,
+ * loss and consensus over simulated time, and the colocated reference.
+ *
+ * Usage: wan-training-simulate --topology=FILE [--schedule=FILE | --scheduleKind=KIND]
+ *          [--mode=unicast] [--modelBytes=N] [--rounds=N] [--seed=N] [--loss=P]
+ *          [--out=FILE.json] [--pcap=DIR] ...   (--help lists every knob)
+ * Exit status: 0 every round completed and verified, 1 input error, 2 verification failed.
+ */
+
+#include "clique-schedule.h"
+#include "link-load-model.h"
+#include "training-helper.h"
+#include "training-island-application.h"
+#include "training-results.h"
+#include "wan-input-error.h"
+#include "wan-topology-helper.h"
+#include "wan-topology.h"
+
+#include "ns3/command-line.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/nstime.h"
+#include "ns3/point-to-point-helper.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingSimulate");
+
+namespace
+{
+
+/** The program name used in error messages. */
+const char* const PROGRAM = "wan-training-simulate";
+
+/**
+ * @brief Parse an unsigned decimal integer strictly.
+ * @param option the option name, for the message
+ * @param text the value given
+ * @param minValue the smallest accepted value
+ * @param maxValue the largest accepted value
+ * @return the value
+ * @throws WanInputError unless text is a decimal integer in [minValue, maxValue]
+ */
+uint64_t
+ParseUnsigned(const std::string& option,
+              const std::string& text,
+              uint64_t minValue,
+              uint64_t maxValue)
+{
+    bool digits = !text.empty() && text.size() <= 19 &&
+                  text.find_first_not_of("0123456789") == std::string::npos;
+    uint64_t value = digits ? std::stoull(text) : 0;
+    if (!digits || value < minValue || value > maxValue)
+    {
+        throw WanInputError(PROGRAM,
+                            option,
+                            "must be an integer in [" + std::to_string(minValue) + ", " +
+                                std::to_string(maxValue) + "] (got '" + text + "')");
+    }
+    return value;
+}
+
+/**
+ * @brief Parse a finite decimal number strictly.
+ * @param option the option name, for the message
+ * @param text the value given
+ * @param minValue the smallest accepted value
+ * @param maxValue the largest accepted value (exclusive when maxOpen)
+ * @param maxOpen whether maxValue itself is excluded
+ * @return the value
+ * @throws WanInputError unless text is a finite number in the range
+ */
+double
+ParseNumber(const std::string& option,
+            const std::string& text,
+            double minValue,
+            double maxValue,
+            bool maxOpen)
+{
+    char* end = nullptr;
+    errno = 0;
+    double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+    bool parsed =
+        !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(value);
+    if (!parsed || value < minValue || value > maxValue || (maxOpen && value == maxValue))
+    {
+        std::ostringstream range;
+        range << "[" << minValue << ", " << maxValue << (maxOpen ? ")" : "]");
+        throw WanInputError(PROGRAM,
+                            option,
+                            "must be a number in " + range.str() + " (got '" + text + "')");
+    }
+    return value;
+}
+
+/**
+ * @brief Parse a duration: a number with an optional unit s, ms, us or ns (default s).
+ * @param option the option name, for the message
+ * @param text the value given
+ * @param allowZero whether 0 is accepted
+ * @return the duration
+ * @throws WanInputError unless text is a non-negative finite duration up to one day
+ */
+Time
+ParseDuration(const std::string& option, const std::string& text, bool allowZero)
+{
+    static const std::vector<std::pair<std::string, double>> units{{"ms", 1e-3},
+                                                                   {"us", 1e-6},
+                                                                   {"ns", 1e-9},
+                                                                   {"s", 1.0}};
+    std::string number = text;
+    double scale = 1.0;
+    for (const auto& [suffix, factor] : units)
+    {
+        if (text.size() > suffix.size() &&
+            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
+        {
+            number = text.substr(0, text.size() - suffix.size());
+            scale = factor;
+            break;
+        }
+    }
+    char* end = nullptr;
+    double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
+    bool parsed = !number.empty() && end == number.c_str() + number.size() &&
+                  std::isfinite(value) && value >= 0 && value * scale <= 86400 &&
+                  (allowZero || value > 0);
+    if (!parsed)
+    {
+        throw WanInputError(PROGRAM,
+                            option,
+                            std::string("must be a ") + (allowZero ? "non-negative" : "positive") +
+                                " duration up to one day, e.g. 10ms, 0.5s, 200us (got '" + text +
+                                "')");
+    }
+    return NanoSeconds(static_cast<int64_t>(std::llround(value * scale * 1e9)));
+}
+
+/**
+ * @param name a directed link name ("nyc->chi", "nyc:up")
+ * @return the pcap file name ("nyc-chi.pcap", "nyc-up.pcap")
+ */
+std::string
+PcapFileName(std::string name)
+{
+    size_t arrow = name.find("->");
+    if (arrow != std::string::npos)
+    {
+        name.replace(arrow, 2, "-");
+    }
+    std::replace(name.begin(), name.end(), ':', '-');
+    return name + ".pcap";
+}
+
+/**
+ * @brief The program proper.
+ * @param argc argument count
+ * @param argv arguments
+ * @return the exit status
+ * @throws WanInputError for a bad topology, schedule or command-line value
+ */
+int
+Run(int argc, char** argv)
+{
+    std::string topologyFile;
+    bool optionalLinks = false;
+    std::string scheduleFile;
+    std::string scheduleKind = "latin";
+    std::string cliqueSizeText = "3";
+    std::string modeText = "unicast";
+    std::string modelBytesText = "100000000";
+    std::string chunkBytesText = "0";
+    std::string parameterCountText = "1024";
+    std::string roundsText = "2";
+    std::string localStepsText = "10";
+    std::string stepTimeText = "10ms";
+    std::string learningRateText = "0.05";
+    std::string heterogeneityText = "1";
+    std::string seedText = "1";
+    std::string lossText = "0";
+    std::string streamRateText = "0";
+    std::string nackTimeoutText = "5ms";
+    std::string outFile;
+    std::string pcapDir;
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Simulate training islands that average real parameters in cliques over a WAN "
+              "(UDP chunks, paced at the bottleneck share, NACK repair) and write a results "
+              "JSON.\nExit status: 0 every round completed and verified, 1 input error, 2 "
+              "verification failed.");
+    cmd.AddValue("topology", "topology JSON file (required)", topologyFile);
+    cmd.AddValue("optionalLinks", "include the topology's optional_links", optionalLinks);
+    cmd.AddValue("schedule", "clique schedule JSON file (overrides --scheduleKind)", scheduleFile);
+    cmd.AddValue("scheduleKind",
+                 "generated schedule: allreduce, pairs, latin (nine islands) or regional",
+                 scheduleKind);
+    cmd.AddValue("cliqueSize", "target clique size of --scheduleKind=regional", cliqueSizeText);
+    cmd.AddValue("mode", "capability mode (implemented: unicast)", modeText);
+    cmd.AddValue("modelBytes", "simulated model size S in bytes (e.g. 1000000000)", modelBytesText);
+    cmd.AddValue("chunkBytes",
+                 "model bytes per chunk, a multiple of 4; 0 fills the path MTU",
+                 chunkBytesText);
+    cmd.AddValue("parameterCount", "length of the real parameter vector", parameterCountText);
+    cmd.AddValue("rounds", "rounds to run", roundsText);
+    cmd.AddValue("localSteps", "local gradient steps per round", localStepsText);
+    cmd.AddValue("stepTime", "compute time of one local step (s, ms, us, ns)", stepTimeText);
+    cmd.AddValue("learningRate", "gradient step size, in (0, 1)", learningRateText);
+    cmd.AddValue("heterogeneity", "spread of the islands' objective targets", heterogeneityText);
+    cmd.AddValue("seed", "seed of the random streams and the objectives", seedText);
+    cmd.AddValue("loss", "packet error rate on every WAN link, in [0, 0.5]", lossText);
+    cmd.AddValue("streamRateGbps",
+                 "pacing rate of every stream in Gbps; 0 uses the bottleneck share",
+                 streamRateText);
+    cmd.AddValue("nackTimeout", "stall time before a NACK (s, ms, us, ns)", nackTimeoutText);
+    cmd.AddValue("out", "write the results JSON to this file (none if empty)", outFile);
+    cmd.AddValue("pcap", "write one pcap per device into this directory (none if empty)", pcapDir);
+    cmd.Parse(argc, argv);
+
+    // Validate every value before building anything.
+    if (topologyFile.empty())
+    {
+        throw WanInputError(PROGRAM, "--topology", "is required (a topology JSON file)");
+    }
+    WanTopology topology = WanTopology::LoadFile(topologyFile, optionalLinks);
+    const uint32_t n = topology.GetNCities();
+    if (n > IslandSyncHeader::MAX_ISLANDS)
+    {
+        throw WanInputError(topologyFile,
+                            "$.cities",
+                            "at most " + std::to_string(IslandSyncHeader::MAX_ISLANDS) +
+                                " islands are supported (got " + std::to_string(n) + ")");
+    }
+    CapabilityMode mode;
+    try
+    {
+        mode = CapabilityModeFromString(modeText);
+    }
+    catch (const WanInputError& error)
+    {
+        throw WanInputError(PROGRAM, "--mode", error.GetReason());
+    }
+    if (mode != CapabilityMode::UNICAST)
+    {
+        throw WanInputError(PROGRAM,
+                            "--mode",
+                            "mode '" + modeText +
+                                "' is not implemented yet (implemented: unicast)");
+    }
+    uint64_t modelBytes = ParseUnsigned("--modelBytes", modelBytesText, 1, uint64_t{1} << 50);
+    uint32_t parameterCount = static_cast<uint32_t>(
+        ParseUnsigned("--parameterCount", parameterCountText, 1, uint32_t{1} << 26));
+    if (uint64_t{IslandSyncHeader::VALUE_BYTES} * parameterCount > modelBytes)
+    {
+        throw WanInputError(PROGRAM,
+                            "--parameterCount",
+                            "4 bytes x " + std::to_string(parameterCount) +
+                                " values exceed --modelBytes=" + std::to_string(modelBytes));
+    }
+    uint32_t rounds =
+        static_cast<uint32_t>(ParseUnsigned("--rounds", roundsText, 1, uint32_t{1} << 20));
+    uint32_t localSteps =
+        static_cast<uint32_t>(ParseUnsigned("--localSteps", localStepsText, 0, 1000000));
+    Time stepTime = ParseDuration("--stepTime", stepTimeText, true);
+    double learningRate = ParseNumber("--learningRate", learningRateText, 0, 1, true);
+    double heterogeneity = ParseNumber("--heterogeneity", heterogeneityText, 0, 1e6, false);
+    uint64_t seed = ParseUnsigned("--seed", seedText, 1, std::numeric_limits<uint32_t>::max());
+    double loss = ParseNumber("--loss", lossText, 0, 0.5, false);
+    double streamRateGbps = ParseNumber("--streamRateGbps", streamRateText, 0, 1e4, false);
+    Time nackTimeout = ParseDuration("--nackTimeout", nackTimeoutText, false);
+
+    CliqueSchedule schedule = CliqueSchedule::AllReduce(n);
+    std::string scheduleName;
+    if (!scheduleFile.empty())
+    {
+        schedule = CliqueSchedule::LoadFile(scheduleFile, topology);
+        scheduleName = scheduleFile;
+    }
+    else if (scheduleKind == "allreduce")
+    {
+        scheduleName = "allreduce";
+    }
+    else if (scheduleKind == "pairs")
+    {
+        if (n < 2)
+        {
+            throw WanInputError(PROGRAM, "--scheduleKind", "pairs needs at least two islands");
+        }
+        schedule = CliqueSchedule::RoundRobinPairs(n);
+        scheduleName = "pairs";
+    }
+    else if (scheduleKind == "latin")
+    {
+        if (n != 9)
+        {
+            throw WanInputError(PROGRAM,
+                                "--scheduleKind",
+                                "latin needs nine islands (the topology has " + std::to_string(n) +
+                                    ")");
+        }
+        schedule = CliqueSchedule::LatinTriples(n);
+        scheduleName = "latin";
+    }
+    else if (scheduleKind == "regional")
+    {
+        uint32_t cliqueSize =
+            static_cast<uint32_t>(ParseUnsigned("--cliqueSize", cliqueSizeText, 1, n));
+        schedule = CliqueSchedule::Regional(topology, cliqueSize);
+        scheduleName = "regional-" + std::to_string(cliqueSize);
+    }
+    else
+    {
+        throw WanInputError(PROGRAM,
+                            "--scheduleKind",
+                            "unknown kind '" + scheduleKind +
+                                "' (known: allreduce, pairs, latin, regional)");
+    }
+
+    // The chunk size must fit the path MTU of every clique that exchanges.
+    uint32_t chunkBytes = static_cast<uint32_t>(
+        ParseUnsigned("--chunkBytes", chunkBytesText, 0, WanTopology::MAX_MTU_BYTES));
+    const uint32_t overhead =
+        TrainingIslandApplication::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
+    if (chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
+    {
+        throw WanInputError(PROGRAM,
+                            "--chunkBytes",
+                            "must be a multiple of 4 (got " + std::to_string(chunkBytes) + ")");
+    }
+    for (const auto& round : schedule.GetRounds())
+    {
+        for (const auto& clique : round)
+        {
+            for (uint32_t a : clique)
+            {
+                for (uint32_t b : clique)
+                {
+                    if (a != b && chunkBytes + overhead > topology.GetPathMtuBytes(a, b))
+                    {
+                        throw WanInputError(
+                            PROGRAM,
+                            "--chunkBytes",
+                            std::to_string(chunkBytes) + " bytes + " + std::to_string(overhead) +
+                                " header bytes exceed the path MTU " +
+                                std::to_string(topology.GetPathMtuBytes(a, b)) + " of " +
+                                topology.GetCity(a).id + "->" + topology.GetCity(b).id);
+                    }
+                }
+            }
+        }
+    }
+    std::ofstream probe;
+    if (!outFile.empty())
+    {
+        probe.open(outFile);
+        if (!probe)
+        {
+            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
+        }
+        probe.close();
+    }
+    if (!pcapDir.empty())
+    {
+        std::error_code error;
+        std::filesystem::create_directories(pcapDir, error);
+        if (error || !std::filesystem::is_directory(pcapDir))
+        {
+            throw WanInputError(PROGRAM, "--pcap", "cannot create directory '" + pcapDir + "'");
+        }
+    }
+
+    RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
+    RngSeedManager::SetRun(1);
+
+    WanTopologyHelper scenario(topology);
+    scenario.Install();
+    if (loss > 0)
+    {
+        TrainingHelper::SetWanPacketErrorRate(scenario, loss, 0);
+    }
+    TrainingHelper training(scenario, schedule);
+    training.SetMode(mode);
+    training.SetAttribute("Rounds", UintegerValue(rounds));
+    training.SetAttribute("ModelBytes", UintegerValue(modelBytes));
+    training.SetAttribute("ChunkBytes", UintegerValue(chunkBytes));
+    training.SetAttribute("ParameterCount", UintegerValue(parameterCount));
+    training.SetAttribute("LocalSteps", UintegerValue(localSteps));
+    training.SetAttribute("StepTime", TimeValue(stepTime));
+    training.SetAttribute("LearningRate", DoubleValue(learningRate));
+    training.SetAttribute("Heterogeneity", DoubleValue(heterogeneity));
+    training.SetAttribute("ObjectiveSeed", UintegerValue(seed));
+    training.SetAttribute("StreamRate",
+                          DataRateValue(DataRate(static_cast<uint64_t>(streamRateGbps * 1e9))));
+    training.SetAttribute("NackTimeout", TimeValue(nackTimeout));
+    ApplicationContainer apps = training.Install();
+    TrainingResults results(scenario, schedule, apps);
+
+    if (!pcapDir.empty())
+    {
+        PointToPointHelper pcap;
+        for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+        {
+            std::string file =
+                (std::filesystem::path(pcapDir) / PcapFileName(topology.GetDirectedLinkName(d)))
+                    .string();
+            pcap.EnablePcap(file, scenario.GetTxDevice(d), false, true);
+        }
+    }
+
+    nlohmann::json config = {
+        {"program", PROGRAM},
+        {"topology", topologyFile},
+        {"topology_name", topology.GetName()},
+        {"optional_links", optionalLinks},
+        {"schedule", scheduleName},
+        {"schedule_rounds", nlohmann::json::parse(schedule.ToJson(topology))["rounds"]},
+        {"mode", CapabilityModeToString(mode)},
+        {"model_bytes", modelBytes},
+        {"chunk_bytes", chunkBytes},
+        {"parameter_count", parameterCount},
+        {"rounds", rounds},
+        {"local_steps", localSteps},
+        {"step_time_s", stepTime.GetSeconds()},
+        {"learning_rate", learningRate},
+        {"heterogeneity", heterogeneity},
+        {"seed", seed},
+        {"wan_packet_error_rate", loss},
+        {"stream_rate_gbps", streamRateGbps},
+        {"nack_timeout_s", nackTimeout.GetSeconds()},
+        {"port", TrainingIslandApplication::DEFAULT_PORT},
+        {"pcap", pcapDir},
+    };
+    results.SetConfigJson(config.dump());
+
+    Simulator::Run();
+
+    if (!outFile.empty())
+    {
+        results.WriteFile(outFile);
+    }
+    uint64_t repairs = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        repairs += results.GetIslandCounters(i).repairs;
+    }
+    double endS = Simulator::Now().GetSeconds();
+    bool passed = results.IsComplete() && results.GetRoundsVerified() == rounds;
+    std::cout << PROGRAM << ": topology '" << topology.GetName() << "', schedule " << scheduleName
+              << " (" << schedule.GetNRounds() << " rounds per period), mode "
+              << CapabilityModeToString(mode) << ", S = " << modelBytes << " bytes\n"
+              << "  rounds completed: " << (results.IsComplete() ? rounds : 0) << "/" << rounds
+              << ", simulated time " << endS << " s\n"
+              << "  verification: " << results.GetRoundsVerified() << " rounds, max abs error "
+              << results.GetMaxAbsError() << ", max rel error " << results.GetMaxRelError() << "\n"
+              << "  repairs (chunks resent): " << repairs << "\n"
+              << "  loss: " << results.GetSamples().front().loss << " -> "
+              << results.GetSamples().back().loss << ", consensus "
+              << results.GetSamples().back().consensus << "\n";
+    if (!outFile.empty())
+    {
+        std::cout << "  results: " << outFile << "\n";
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const std::string& failure =
+            DynamicCast<TrainingIslandApplication>(apps.Get(i))->GetFailure();
+        if (!failure.empty())
+        {
+            std::cout << "  gave up: " << failure << "\n";
+        }
+    }
+    Simulator::Destroy();
+    if (!passed)
+    {
+        std::cerr << PROGRAM << ": verification failed (see the results JSON)" << std::endl;
+        return 2;
+    }
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const WanInputError& error)
+    {
+        std::cerr << error.what() << std::endl;
+        return 1;
+    }
+}

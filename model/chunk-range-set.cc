@@ -1,0 +1,154 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "chunk-range-set.h"
+
+#include "ns3/assert.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <iterator>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingChunkRangeSet");
+
+bool
+ChunkRangeSet::Insert(uint32_t index)
+{
+    if (Contains(index))
+    {
+        return false;
+    }
+    Insert(index, index + 1);
+    return true;
+}
+
+void
+ChunkRangeSet::Insert(uint32_t begin, uint32_t end)
+{
+    if (begin >= end)
+    {
+        return;
+    }
+    // First interval that could touch [begin, end): the last one starting at or before begin.
+    auto it = m_ranges.upper_bound(begin);
+    if (it != m_ranges.begin())
+    {
+        auto prev = std::prev(it);
+        if (prev->second >= begin)
+        {
+            it = prev;
+        }
+    }
+    uint32_t newBegin = begin;
+    uint32_t newEnd = end;
+    while (it != m_ranges.end() && it->first <= newEnd)
+    {
+        newBegin = std::min(newBegin, it->first);
+        newEnd = std::max(newEnd, it->second);
+        m_count -= it->second - it->first;
+        it = m_ranges.erase(it);
+    }
+    m_ranges.emplace(newBegin, newEnd);
+    m_count += newEnd - newBegin;
+}
+
+bool
+ChunkRangeSet::Contains(uint32_t index) const
+{
+    auto it = m_ranges.upper_bound(index);
+    if (it == m_ranges.begin())
+    {
+        return false;
+    }
+    --it;
+    return index < it->second;
+}
+
+bool
+ChunkRangeSet::IsEmpty() const
+{
+    return m_ranges.empty();
+}
+
+uint64_t
+ChunkRangeSet::GetCount() const
+{
+    return m_count;
+}
+
+uint32_t
+ChunkRangeSet::GetNRanges() const
+{
+    return static_cast<uint32_t>(m_ranges.size());
+}
+
+bool
+ChunkRangeSet::Covers(uint32_t count) const
+{
+    if (count == 0)
+    {
+        return true;
+    }
+    return !m_ranges.empty() && m_ranges.begin()->first == 0 && m_ranges.begin()->second >= count;
+}
+
+uint32_t
+ChunkRangeSet::PopFront()
+{
+    NS_ASSERT_MSG(!m_ranges.empty(), "PopFront on an empty ChunkRangeSet");
+    auto it = m_ranges.begin();
+    uint32_t index = it->first;
+    uint32_t end = it->second;
+    m_ranges.erase(it);
+    if (index + 1 < end)
+    {
+        m_ranges.emplace(index + 1, end);
+    }
+    --m_count;
+    return index;
+}
+
+std::vector<ChunkRangeSet::Range>
+ChunkRangeSet::GetMissing(uint32_t count, uint32_t maxRanges) const
+{
+    std::vector<Range> missing;
+    uint32_t next = 0;
+    for (auto it = m_ranges.begin(); it != m_ranges.end() && next < count; ++it)
+    {
+        if (missing.size() >= maxRanges)
+        {
+            return missing;
+        }
+        if (it->first > next)
+        {
+            missing.emplace_back(next, std::min(it->first, count));
+        }
+        next = std::max(next, it->second);
+    }
+    if (next < count && missing.size() < maxRanges)
+    {
+        missing.emplace_back(next, count);
+    }
+    return missing;
+}
+
+std::vector<ChunkRangeSet::Range>
+ChunkRangeSet::GetRanges() const
+{
+    return std::vector<Range>(m_ranges.begin(), m_ranges.end());
+}
+
+void
+ChunkRangeSet::Clear()
+{
+    m_ranges.clear();
+    m_count = 0;
+}
+
+} // namespace ns3

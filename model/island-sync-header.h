@@ -1,0 +1,173 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef ISLAND_SYNC_HEADER_H
+#define ISLAND_SYNC_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief The header of every packet of the island synchronization transport.
+ *
+ * One header type serves every message of the transport and every capability mode:
+ *
+ * - DATA: one chunk of one island's model for one (job, round, clique). It carries the real
+ *   float32 values of that chunk's slice of the parameter vector; the rest of the chunk's wire
+ *   size is zero-filled packet payload after the header.
+ * - AGGREGATE: the same layout, but the values are the sum of the chunks of several islands
+ *   (the contributor bitmap names them, the contributor count counts them). Written by an
+ *   in-line aggregator; receivers treat it as the contribution of every named island.
+ * - NACK: a receiver asks the contributors named in the bitmap to resend chunk ranges; the
+ *   value area holds the ranges, half-open [begin, end) chunk indices, as pairs of uint32.
+ * - DONE: a receiver holds every chunk of the contributors named in the bitmap.
+ * - READY: the sender has started the round in the round field (its previous round is over),
+ *   so members of its clique may start their streams toward it. Chunk index 1 asks the
+ *   receiver to answer with a READY of its own current round (0: no answer wanted).
+ *
+ * Wire layout (network byte order, FIXED_SIZE = 40 bytes, then the value area):
+ * @verbatim
+    0  magic (0x5754, "WT")          u16 | 2  version u8 | 3  type u8
+    4  job id                        u16 | 6  sender island u16
+    8  round                         u32
+   12  clique id                     u16 | 14 contributor count u16
+   16  chunk index                   u32
+   20  chunk count                   u32
+   24  contributor bitmap            u64 (bit i = island i, up to 64 islands)
+   32  value offset                  u32 (index of the first value in the parameter vector)
+   36  value count (or range count)  u16 | 38 checksum u16 (Internet checksum of header + values)
+   40  values: value count x float32 (IEEE 754 bits), or ranges: range count x (u32 begin, u32 end)
+   @endverbatim
+ *
+ * Deserialize() validates everything before accepting the header: the remaining buffer must
+ * hold the whole header (it never reads past the end), magic, version, type, the counts, the
+ * ranges and the checksum must be consistent. It returns 0 for a truncated or corrupt header,
+ * so callers must check the return value of Packet::PeekHeader / RemoveHeader.
+ */
+class IslandSyncHeader : public Header
+{
+  public:
+    /** The message types. */
+    enum Type : uint8_t
+    {
+        DATA = 1,      //!< one island's chunk with its values
+        AGGREGATE = 2, //!< the sum of several islands' chunks
+        NACK = 3,      //!< a repair request carrying chunk ranges
+        DONE = 4,      //!< every chunk of the named contributors is held
+        READY = 5,     //!< the sender has started a round (the clique barrier)
+    };
+
+    /** A half-open interval of chunk indices [first, second). */
+    using Range = std::pair<uint32_t, uint32_t>;
+
+    static constexpr uint16_t MAGIC = 0x5754;   //!< the first two bytes of every header
+    static constexpr uint8_t VERSION = 1;       //!< the wire format version
+    static constexpr uint32_t FIXED_SIZE = 40;  //!< bytes before the value area
+    static constexpr uint32_t MAX_ISLANDS = 64; //!< islands a contributor bitmap can name
+    static constexpr uint32_t VALUE_BYTES = 4;  //!< bytes of one float32 value
+    static constexpr uint32_t RANGE_BYTES = 8;  //!< bytes of one NACK range
+    static constexpr uint32_t MAX_SIZE = 65535; //!< largest serialized size (an IPv4 datagram)
+
+    IslandSyncHeader();
+
+    /**
+     * @brief Get the type ID.
+     * @return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+    /** @param type the message type */
+    void SetType(Type type);
+    /** @return the message type */
+    Type GetType() const;
+    /** @param jobId the training job */
+    void SetJobId(uint16_t jobId);
+    /** @return the training job */
+    uint16_t GetJobId() const;
+    /** @param round the round (counted from 0 over the whole run) */
+    void SetRound(uint32_t round);
+    /** @return the round */
+    uint32_t GetRound() const;
+    /** @param cliqueId the clique index within the round */
+    void SetCliqueId(uint16_t cliqueId);
+    /** @return the clique index within the round */
+    uint16_t GetCliqueId() const;
+    /** @param sender the island that sent the packet (for DATA the contributor itself) */
+    void SetSender(uint16_t sender);
+    /** @return the island that sent the packet */
+    uint16_t GetSender() const;
+    /** @param index the chunk index (DATA, AGGREGATE) */
+    void SetChunkIndex(uint32_t index);
+    /** @return the chunk index */
+    uint32_t GetChunkIndex() const;
+    /** @param count the number of chunks of the stream */
+    void SetChunkCount(uint32_t count);
+    /** @return the number of chunks of the stream */
+    uint32_t GetChunkCount() const;
+    /**
+     * @brief Set the contributor bitmap; the contributor count becomes its population count.
+     * @param bitmap bit i set = island i contributed (DATA, AGGREGATE) or is addressed (NACK,
+     *        DONE, READY)
+     */
+    void SetContributors(uint64_t bitmap);
+    /** @return the contributor bitmap */
+    uint64_t GetContributors() const;
+    /** @return the number of contributors (the population count of the bitmap) */
+    uint16_t GetContributorCount() const;
+    /** @param offset the index of the first value of this chunk in the parameter vector */
+    void SetValueOffset(uint32_t offset);
+    /** @return the index of the first value of this chunk in the parameter vector */
+    uint32_t GetValueOffset() const;
+    /** @param values the real values carried (DATA, AGGREGATE) */
+    void SetValues(std::vector<float> values);
+    /** @return the real values carried */
+    const std::vector<float>& GetValues() const;
+    /** @param ranges the requested chunk ranges (NACK) */
+    void SetRanges(std::vector<Range> ranges);
+    /** @return the requested chunk ranges */
+    const std::vector<Range>& GetRanges() const;
+
+    /**
+     * @param payloadBytes the bytes available after the fixed header
+     * @return how many float32 values fit
+     */
+    static uint32_t GetMaxValues(uint32_t payloadBytes);
+
+    /**
+     * @param type a message type
+     * @return its name ("data", "aggregate", "nack", "done", "ready")
+     */
+    static const char* TypeToString(Type type);
+
+  private:
+    Type m_type{DATA};           //!< message type
+    uint16_t m_jobId{0};         //!< training job
+    uint16_t m_sender{0};        //!< sending island
+    uint32_t m_round{0};         //!< round
+    uint16_t m_cliqueId{0};      //!< clique in the round
+    uint32_t m_chunkIndex{0};    //!< chunk index
+    uint32_t m_chunkCount{0};    //!< chunks of the stream
+    uint64_t m_contributors{0};  //!< contributor bitmap
+    uint32_t m_valueOffset{0};   //!< first value index
+    std::vector<float> m_values; //!< real values (DATA, AGGREGATE)
+    std::vector<Range> m_ranges; //!< chunk ranges (NACK)
+};
+
+} // namespace ns3
+
+#endif /* ISLAND_SYNC_HEADER_H */
