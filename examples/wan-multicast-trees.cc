@@ -1,0 +1,298 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/*
+ * The PIM-SSM-style multicast source trees of a clique schedule on a WAN topology.
+ *
+ * The default topology (topologies/doublezero-nine-city.json); every router X also has an island
+ * node X-island behind an access link:
+ *
+ *         chi                        ams
+ *        /   \                      /   \
+ *     nyc ---- lax ---- tyo      lon ---- fra ---- prg
+ *      |                 |       / |
+ *      |                sin ----'  |
+ *      '---------------------------'
+ *
+ * PimMulticastHelper installs, for every round slot, every clique and every member as source,
+ * the source's tree toward the other members of its clique: the union of the unicast routes,
+ * one Ipv4StaticRouting multicast route per router of the tree. The program prints each tree:
+ * its group, members, directed links, replication points (routers with more than one output)
+ * and the TTL its source needs; optionally the same as JSON.
+ *
+ * Usage: wan-multicast-trees --topology=FILE [--schedule=FILE | --scheduleKind=KIND]
+ *        [--cliqueSize=K] [--groupRange=A.B.C.D/P] [--optionalLinks=1] [--out=FILE.json]
+ * Exit status: 0 on success, 1 on an input error.
+ */
+
+#include "clique-schedule.h"
+#include "pim-multicast-helper.h"
+#include "wan-input-error.h"
+#include "wan-topology-helper.h"
+#include "wan-topology.h"
+
+#include "ns3/command-line.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingWanMulticastTrees");
+
+namespace
+{
+
+/** The program name used in error messages. */
+const char* const PROGRAM = "wan-multicast-trees";
+
+/**
+ * @brief Parse a decimal count strictly.
+ * @param option the option name, for the message
+ * @param text the value given
+ * @param maxValue the largest accepted value (the smallest is 1)
+ * @return the value
+ * @throws WanInputError unless text is a decimal integer in [1, maxValue]
+ */
+uint32_t
+ParseCount(const std::string& option, const std::string& text, uint32_t maxValue)
+{
+    bool digits = !text.empty() && text.size() <= 10 &&
+                  text.find_first_not_of("0123456789") == std::string::npos;
+    uint64_t value = digits ? std::stoull(text) : 0;
+    if (!digits || value < 1 || value > maxValue)
+    {
+        throw WanInputError(PROGRAM,
+                            option,
+                            "must be an integer in [1, " + std::to_string(maxValue) + "] (got '" +
+                                text + "')");
+    }
+    return static_cast<uint32_t>(value);
+}
+
+/**
+ * @param topology the topology
+ * @param cities city indices
+ * @return their ids
+ */
+std::vector<std::string>
+Ids(const WanTopology& topology, const std::vector<uint32_t>& cities)
+{
+    std::vector<std::string> ids;
+    for (uint32_t c : cities)
+    {
+        ids.push_back(topology.GetCity(c).id);
+    }
+    return ids;
+}
+
+/**
+ * @param words words
+ * @return the words joined with spaces
+ */
+std::string
+Join(const std::vector<std::string>& words)
+{
+    std::string text;
+    for (const std::string& word : words)
+    {
+        text += (text.empty() ? "" : " ") + word;
+    }
+    return text;
+}
+
+/**
+ * @param address an address
+ * @return its dotted form
+ */
+std::string
+ToString(Ipv4Address address)
+{
+    std::ostringstream os;
+    os << address;
+    return os.str();
+}
+
+/**
+ * @brief Build the schedule the options name.
+ * @param topology the topology
+ * @param scheduleFile a schedule file, or empty
+ * @param scheduleKind the kind when no file is given
+ * @param cliqueSizeText the clique size of the regional kind
+ * @return the schedule
+ * @throws WanInputError for a bad file or option
+ */
+CliqueSchedule
+MakeSchedule(const WanTopology& topology,
+             const std::string& scheduleFile,
+             const std::string& scheduleKind,
+             const std::string& cliqueSizeText)
+{
+    const uint32_t n = topology.GetNCities();
+    if (!scheduleFile.empty())
+    {
+        return CliqueSchedule::LoadFile(scheduleFile, topology);
+    }
+    if (scheduleKind == "allreduce")
+    {
+        return CliqueSchedule::AllReduce(n);
+    }
+    if (scheduleKind == "pairs")
+    {
+        if (n < 2)
+        {
+            throw WanInputError(PROGRAM, "--scheduleKind", "pairs needs at least two islands");
+        }
+        return CliqueSchedule::RoundRobinPairs(n);
+    }
+    if (scheduleKind == "latin")
+    {
+        if (n != 9)
+        {
+            throw WanInputError(PROGRAM,
+                                "--scheduleKind",
+                                "latin needs nine islands (the topology has " + std::to_string(n) +
+                                    ")");
+        }
+        return CliqueSchedule::LatinTriples(n);
+    }
+    if (scheduleKind == "regional")
+    {
+        return CliqueSchedule::Regional(topology, ParseCount("--cliqueSize", cliqueSizeText, n));
+    }
+    throw WanInputError(PROGRAM,
+                        "--scheduleKind",
+                        "unknown kind '" + scheduleKind +
+                            "' (known: allreduce, pairs, latin, regional)");
+}
+
+/**
+ * @brief The program proper.
+ * @param argc argument count
+ * @param argv arguments
+ * @return the exit status
+ * @throws WanInputError for a bad topology, schedule or command-line value
+ */
+int
+Run(int argc, char** argv)
+{
+    std::string topologyFile;
+    std::string scheduleFile;
+    std::string scheduleKind = "latin";
+    std::string cliqueSizeText = "3";
+    std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
+    std::string outFile;
+    bool optionalLinks = false;
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Print the multicast source tree of every source of every clique of a schedule: "
+              "group, members, directed links, replication points and required TTL.\n"
+              "Exit status: 0 success, 1 input error.");
+    cmd.AddValue("topology", "topology JSON file (required)", topologyFile);
+    cmd.AddValue("optionalLinks", "include the topology's optional_links", optionalLinks);
+    cmd.AddValue("schedule", "clique schedule JSON file (overrides --scheduleKind)", scheduleFile);
+    cmd.AddValue("scheduleKind", "allreduce, pairs, latin or regional", scheduleKind);
+    cmd.AddValue("cliqueSize", "target clique size of --scheduleKind=regional", cliqueSizeText);
+    cmd.AddValue("groupRange", "multicast range of the groups (A.B.C.D/P)", groupRange);
+    cmd.AddValue("out", "write the trees as JSON to this file (none if empty)", outFile);
+    cmd.Parse(argc, argv);
+
+    if (topologyFile.empty())
+    {
+        throw WanInputError(PROGRAM, "--topology", "is required (a topology JSON file)");
+    }
+    WanTopology topology = WanTopology::LoadFile(topologyFile, optionalLinks);
+    CliqueSchedule schedule = MakeSchedule(topology, scheduleFile, scheduleKind, cliqueSizeText);
+    std::ofstream out;
+    if (!outFile.empty())
+    {
+        out.open(outFile);
+        if (!out)
+        {
+            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
+        }
+    }
+
+    WanTopologyHelper scenario(topology);
+    scenario.Install();
+    PimMulticastHelper pim(scenario);
+    try
+    {
+        pim.SetGroupRange(groupRange);
+        pim.InstallSchedule(schedule);
+    }
+    catch (const WanInputError& error)
+    {
+        throw WanInputError(PROGRAM, "--groupRange", error.GetReason());
+    }
+
+    std::cout << PROGRAM << ": topology '" << topology.GetName() << "', " << schedule.GetNRounds()
+              << " round slot(s), groups from " << pim.GetGroupNetwork() << "/"
+              << pim.GetGroupMask().GetPrefixLength() << ", multicast TTL "
+              << uint32_t{pim.GetMulticastTtl()} << "\n";
+    nlohmann::json trees = nlohmann::json::array();
+    for (const PimMulticastHelper::SourceTree& tree : pim.GetTrees())
+    {
+        std::vector<std::string> replication = Ids(topology, tree.replicationPoints);
+        std::cout << "\nround " << tree.round << " clique " << tree.clique << " source "
+                  << topology.GetCity(tree.source).id << " (" << tree.origin << ") group "
+                  << tree.group << "\n  members: " << Join(Ids(topology, tree.members))
+                  << "\n  links (" << tree.links.size() << "): " << Join(tree.linkNames)
+                  << "\n  replication points: "
+                  << (replication.empty() ? std::string("none") : Join(replication))
+                  << "\n  required TTL: " << tree.requiredTtl << " (" << tree.maxRouterHops
+                  << " routers on the longest path)\n";
+        trees.push_back({{"round", tree.round},
+                         {"clique", tree.clique},
+                         {"source", topology.GetCity(tree.source).id},
+                         {"origin", ToString(tree.origin)},
+                         {"group", ToString(tree.group)},
+                         {"members", Ids(topology, tree.members)},
+                         {"links", tree.linkNames},
+                         {"replication_points", replication},
+                         {"required_ttl", tree.requiredTtl}});
+    }
+    if (out.is_open())
+    {
+        std::ostringstream range;
+        range << pim.GetGroupNetwork() << "/" << pim.GetGroupMask().GetPrefixLength();
+        nlohmann::json result = {{"topology", topology.GetName()},
+                                 {"group_range", range.str()},
+                                 {"multicast_ttl", pim.GetMulticastTtl()},
+                                 {"trees", trees}};
+        out << result.dump(2) << "\n";
+        out.close();
+        if (!out)
+        {
+            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
+        }
+        std::cout << "\nwrote " << outFile << "\n";
+    }
+    Simulator::Destroy();
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const WanInputError& error)
+    {
+        std::cerr << error.what() << std::endl;
+        return 1;
+    }
+}

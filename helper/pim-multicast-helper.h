@@ -1,0 +1,260 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PIM_MULTICAST_HELPER_H
+#define PIM_MULTICAST_HELPER_H
+
+#include "clique-schedule.h"
+
+#include "ns3/ipv4-address.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class WanTopologyHelper;
+
+/**
+ * @ingroup wan-training
+ * @brief Installs PIM-SSM-style multicast source trees on a WanTopologyHelper scenario as
+ * Ipv4StaticRouting multicast routes, one group per (round slot, clique, source island).
+ *
+ * **Trees.** The tree of a source island s toward its current members M is
+ * LinkLoadModel::GetSourceTree(s, M): the union of WanTopology's routes s -> j, j in M (MODEL.md's
+ * multicast column), with s:up and every member's :down. Because every route from s is a
+ * shortest path under one tie-breaking rule, the union is a tree rooted at s's router (the
+ * helper checks this and aborts otherwise), and the link entering each router is the last link
+ * of the unicast route from s to that router: the input interface is reverse-path consistent
+ * with unicast forwarding. On every router of the
+ * tree the helper installs `AddMulticastRoute(origin = s's island address, group, input
+ * interface, output interfaces)`; on s's island a host route to the group on its access
+ * interface (the route its socket sends with). Nothing is installed anywhere else, so a packet
+ * sent to the group crosses every directed link of the tree exactly once and no other link;
+ * non-members never see it on their access links.
+ *
+ * **What ns-3.37 does with these routes.** Ipv4StaticRouting matches multicast routes on (group,
+ * input interface) and forwards a copy out of every output interface (Ipv4L3Protocol::
+ * IpMulticastForward decrements the TTL and drops silently at 0). A router without a matching
+ * route drops the packet (no route): routers never answer multicast with ICMP, and a bare
+ * Ipv4StaticRouting never delivers multicast to the router's own sockets. Local delivery of
+ * multicast happens only in Ipv4ListRouting (every multicast datagram that reaches the node is
+ * handed to its transport, then the list's protocols may forward it). The islands of
+ * WanTopologyHelper run a bare Ipv4StaticRouting, so when an island first becomes a member the
+ * helper gives it an Ipv4ListRouting holding, at priority 0, an Ipv4StaticRouting with the same
+ * unicast and multicast routes (Ipv4StaticRoutingHelper::GetStaticRouting finds it as before).
+ * An island that already runs an Ipv4ListRouting is left as it is. Routers are never changed.
+ *
+ * **Groups.** The group of (round slot r, clique index c in round r, source s) is
+ *   network + (r x N + c) x N + s
+ * in the configured range network/prefix (N = number of islands; default
+ * DEFAULT_GROUP_RANGE = 232.1.0.0/16, inside the SSM range 232.0.0.0/8 and clear of IANA's
+ * reserved 232.0.0.0/24). The range must be a multicast network clear of the link-local block
+ * 224.0.0.0/24, and hold every group used; WanInputError otherwise. ns-3 matches routes on the
+ * group only (it ignores the origin), so one source per group is what makes the trees
+ * source-specific.
+ *
+ * **Membership.** A group's tree is always the union of the routes to its effective members.
+ * - InstallSchedule: every member of every clique of every round slot joins at once (no delay).
+ *   The groups of different slots never interfere, so a periodic schedule needs nothing else.
+ * - Join(..., member, at): at time `at` the member's router sends a join toward the source; it
+ *   takes effect (routes installed along the new branch, the member added) at `at + D`, D = the
+ *   one-way latency of the WAN links of route(s, member) that are not on the tree installed at
+ *   `at` (the new branch from the member's router back to the tree; the whole route's WAN
+ *   latency when the tree is empty, because the join then travels to the source's router). D is
+ *   0 when the member's router is already on the tree or when SetJoinDelayEnabled(false).
+ *   Concurrent joins are timed independently against the tree installed when they are sent.
+ *   Installing the whole branch at `at + D` is what hop-by-hop join state would show: no
+ *   packet reaches the new branch before its graft router learns of the join.
+ * - Prune(..., member, at): at time `at` the member leaves and every route that only served it
+ *   is removed (Ipv4StaticRouting::RemoveMulticastRoute) or loses that output interface; it also
+ *   cancels the member's pending join. Prunes are immediate: no packet enters the pruned branch
+ *   after `at`, and one already on it is dropped (silently) by the next router.
+ * - Joining a member (effective or pending) again, or pruning a non-member, changes nothing.
+ * Routes change at the event time; a packet follows the routes installed when it reaches each
+ * router.
+ *
+ * **Sending and receiving.** The source sends with a UDP socket to InetSocketAddress(group,
+ * port) and sets the multicast TTL to at least GetMulticastTtl() with the UdpSocket attribute
+ * `socket->SetAttribute("IpMulticastTtl", UintegerValue(pim.GetMulticastTtl()))` (when it is
+ * left at 0, ns-3 sends multicast with Ipv4L3Protocol's DefaultTtl, 64). Every router on the path
+ * decrements the TTL, so a tree whose longest path crosses h routers needs TTL >= h + 1
+ * (SourceTree::requiredTtl). Members receive on any UDP socket bound to (Ipv4Address::GetAny(),
+ * port); no socket-level join is needed (ns-3's UdpSocket::MulticastJoinGroup does nothing).
+ *
+ * The helper keeps its state in a shared object: copies of a helper share it, and scheduled
+ * joins and prunes stay valid after the helper goes out of scope.
+ *
+ * @code
+ *   WanTopologyHelper scenario(topology);
+ *   scenario.Install();
+ *   PimMulticastHelper pim(scenario);
+ *   pim.InstallSchedule(schedule);
+ *   Ipv4Address group = pim.GetGroup(r % schedule.GetNRounds(), clique, island);
+ * @endcode
+ */
+class PimMulticastHelper
+{
+  public:
+    /** The default group range: a /16 inside the SSM range 232.0.0.0/8. */
+    static constexpr const char* DEFAULT_GROUP_RANGE = "232.1.0.0/16";
+
+    /**
+     * @brief One installed source tree, for tests and trace analysis.
+     */
+    struct SourceTree
+    {
+        uint32_t round{0};                       //!< round slot of the group
+        uint32_t clique{0};                      //!< clique index within the round
+        uint32_t source{0};                      //!< source island (city index)
+        Ipv4Address origin;                      //!< the source island's address (S)
+        Ipv4Address group;                       //!< the group address (G)
+        std::vector<uint32_t> members;           //!< islands whose join took effect, sorted
+        std::vector<uint32_t> links;             //!< directed links of the tree, sorted
+        std::vector<std::string> linkNames;      //!< WanTopology name of each of `links`
+        std::vector<uint32_t> replicationPoints; //!< router cities with > 1 output, sorted
+        uint32_t maxRouterHops{0};               //!< most routers on a path to a member
+        uint32_t requiredTtl{0};                 //!< smallest TTL reaching every member
+    };
+
+    /**
+     * @brief Create a helper for an installed scenario.
+     * @param scenario the scenario (Install() must have been called; the helper copies what it
+     * needs, so the scenario helper may go out of scope)
+     */
+    explicit PimMulticastHelper(const WanTopologyHelper& scenario);
+
+    /**
+     * @brief Set the multicast range groups are allocated from.
+     * @param range a network in CIDR form, e.g. "232.1.0.0/16"
+     * @throws WanInputError (source `<group-range>`, path `groupRange`) when the text is not
+     * `A.B.C.D/P`, the address is not the network of its prefix, the network is not multicast
+     * or overlaps 224.0.0.0/24; aborts when groups are already installed
+     */
+    void SetGroupRange(const std::string& range);
+    /**
+     * @brief Set the multicast range groups are allocated from.
+     * @param network the network address
+     * @param mask its mask
+     * @throws WanInputError as SetGroupRange(const std::string&)
+     */
+    void SetGroupRange(Ipv4Address network, Ipv4Mask mask);
+    /** @return the group range's network */
+    Ipv4Address GetGroupNetwork() const;
+    /** @return the group range's mask */
+    Ipv4Mask GetGroupMask() const;
+    /** @return how many groups the range holds */
+    uint64_t GetGroupRangeSize() const;
+
+    /**
+     * @brief Switch the join delay on (default) or off.
+     * @param enabled whether a join waits for its control message to reach the tree
+     */
+    void SetJoinDelayEnabled(bool enabled);
+    /** @return whether joins are delayed */
+    bool IsJoinDelayEnabled() const;
+
+    /**
+     * @param round round slot (0 <= round)
+     * @param clique clique index within the round (< number of islands)
+     * @param source the sending island (< number of islands)
+     * @return the group: network + (round x N + clique) x N + source
+     * @throws WanInputError (source `<group-range>`, path `groupRange`) when the range is too
+     * small for this group; aborts on an out-of-range clique or source
+     */
+    Ipv4Address GetGroup(uint32_t round, uint32_t clique, uint32_t source) const;
+
+    /**
+     * @return a multicast TTL that reaches every member of any tree on this topology: the most
+     * routers on any route, plus one
+     */
+    uint8_t GetMulticastTtl() const;
+
+    /**
+     * @brief Install every group of a schedule now: for every round slot, every clique of two or
+     * more islands and every member as source, the tree toward the other members (no join delay).
+     * @param schedule a schedule over the scenario's islands
+     * @throws WanInputError when the group range is too small for the schedule (nothing is
+     * installed then)
+     */
+    void InstallSchedule(const CliqueSchedule& schedule);
+
+    /**
+     * @brief At time `at`, every member of every clique of a round slot joins the group of
+     * every other member of its clique (see the class documentation for when each join takes
+     * effect).
+     * @param schedule the schedule
+     * @param round a round slot of the schedule
+     * @param at absolute simulation time, not in the past
+     */
+    void JoinRound(const CliqueSchedule& schedule, uint32_t round, Time at);
+    /**
+     * @brief At time `at`, every member of every clique of a round slot leaves the groups of
+     * its clique; the slot's trees are removed.
+     * @param schedule the schedule
+     * @param round a round slot of the schedule
+     * @param at absolute simulation time, not in the past
+     */
+    void PruneRound(const CliqueSchedule& schedule, uint32_t round, Time at);
+    /**
+     * @param schedule the schedule
+     * @param round a round slot of the schedule
+     * @return the longest join delay of JoinRound(schedule, round, .) on empty trees: the
+     * largest WAN latency of a route inside a clique of the slot (0 when delays are off)
+     */
+    Time GetRoundJoinDelay(const CliqueSchedule& schedule, uint32_t round) const;
+
+    /**
+     * @brief At time `at`, `member` joins the group of (round, clique, source).
+     * @param round round slot
+     * @param clique clique index within the round
+     * @param source the sending island
+     * @param member the joining island (not the source)
+     * @param at absolute simulation time, not in the past
+     */
+    void Join(uint32_t round, uint32_t clique, uint32_t source, uint32_t member, Time at);
+    /**
+     * @brief At time `at`, `member` leaves the group of (round, clique, source).
+     * @param round round slot
+     * @param clique clique index within the round
+     * @param source the sending island
+     * @param member the leaving island (not the source)
+     * @param at absolute simulation time, not in the past
+     */
+    void Prune(uint32_t round, uint32_t clique, uint32_t source, uint32_t member, Time at);
+    /**
+     * @param round round slot
+     * @param clique clique index within the round
+     * @param source the sending island
+     * @param member an island other than the source
+     * @return the delay a join of `member` sent now would take against the tree installed now
+     * (0 when it is already a member or delays are off)
+     */
+    Time GetJoinDelay(uint32_t round, uint32_t clique, uint32_t source, uint32_t member) const;
+
+    /**
+     * @param round round slot
+     * @param clique clique index within the round
+     * @param source the sending island
+     * @return the tree installed now for that group (no members and no links when none)
+     */
+    SourceTree GetTree(uint32_t round, uint32_t clique, uint32_t source) const;
+    /** @return every tree installed now that has at least one member, by group address */
+    std::vector<SourceTree> GetTrees() const;
+
+  private:
+    /** The helper's state, shared by its copies and its scheduled events (defined in the .cc). */
+    struct State;
+    std::shared_ptr<State> m_state; //!< topology, scenario handles, groups and their routes
+};
+
+} // namespace ns3
+
+#endif /* PIM_MULTICAST_HELPER_H */
