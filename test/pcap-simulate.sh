@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026 The wan-training authors
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# usage: test/pcap-simulate.sh SIMULATE PCAP-REPORT MULTICAST-TREES SOURCE-DIR
+#
+# For every capability mode that wan-training-simulate accepts (unicast, multicast, aggregation,
+# both; a mode it rejects with an error on --mode is skipped and reported), on the nine-city
+# topology with the Latin-triples schedule and a small model:
+#  - a lossless and a lossy (2 % WAN packet errors, so repairs and lost frames; nanosecond
+#    timestamps) run with --pcap:
+#    pcap-report's per-directed-link packets, bytes and model bytes equal the results JSON's
+#    (the simulator's own PhyTxBegin counters), for every directed link, with no ambiguous
+#    attribution; per-round counts add up to the totals;
+#  - the same captures cut to 70 bytes per frame (--pcapSnaplen=70 when the program has it,
+#    else editcap -s 70): the same per-link counts from the wire lengths;
+#  - lossless replication, against wan-multicast-trees (the union of the routes from each source
+#    to the other members of its clique, PimMulticastHelper's trees): every stream's DATA chunks
+#    appear on exactly the tree's links (without the members' :down links where an FPGA sums
+#    them), every chunk on every such link; copies per chunk: once per link with multicast, the
+#    number of members on the source's :up link and once on each member's :down link with
+#    unicast;
+#  - lossless aggregation: packets into each island's FPGA port equal the sum over rounds of
+#    the chunks of the other members of its clique, and packets out equal it without FPGA, one
+#    aggregate per chunk with one; lossy without FPGA: packets out equal packets in.
+# Needs jq, and editcap (Debian wireshark-common, installed with tshark) when the program has
+# no --pcapSnaplen.
+set -u
+simulate="$1"
+report="$2"
+trees="$3"
+source_dir="$4"
+topology="$source_dir/topologies/doublezero-nine-city.json"
+work=$(mktemp -d "${TMPDIR:-/tmp}/pcap-simulate.XXXXXX")
+failed=0
+checked=0
+
+fail() {
+  echo "FAIL $*"
+  failed=$((failed + 1))
+}
+
+for tool in jq; do
+  command -v "$tool" >/dev/null || { echo "FAIL: $tool is not installed"; exit 1; }
+done
+snaplen_option=0
+if "$simulate" --help 2>&1 | grep -q -- '--pcapSnaplen'; then
+  snaplen_option=1
+elif ! command -v editcap >/dev/null; then
+  echo "FAIL: neither --pcapSnaplen nor editcap (Debian wireshark-common) is available"
+  exit 1
+fi
+
+"$trees" --topology="$topology" --scheduleKind=latin --out="$work/trees.json" >/dev/null ||
+  { echo "FAIL: wan-multicast-trees failed"; exit 1; }
+
+# compare_links RESULTS REPORT LABEL: per-link packets, bytes and model bytes must be equal.
+compare_links() {
+  local results="$1" pcap="$2" label="$3"
+  jq -S '.links | map_values({packets, bytes, model_bytes})' "$results" >"$work/expected.json"
+  jq -S '.links | map_values({packets, bytes, model_bytes})' "$pcap" >"$work/actual.json"
+  if ! diff "$work/expected.json" "$work/actual.json" >"$work/diff.txt"; then
+    fail "$label: per-link counts differ from the results JSON:"
+    head -20 "$work/diff.txt"
+    return
+  fi
+  local links ambiguous rounds
+  links=$(jq '.links | length' "$pcap")
+  ambiguous=$(jq '.ambiguous_packets' "$pcap")
+  [ "$links" -gt 0 ] || fail "$label: no links"
+  [ "$ambiguous" -eq 0 ] || fail "$label: $ambiguous packets attributed ambiguously"
+  # Per round plus other traffic adds up to the total on every link.
+  rounds=$(jq '[.links[] | select(.packets != ([.rounds[].packets] | add // 0) + .other.packets
+                or .bytes != ([.rounds[].bytes] | add // 0) + .other.bytes)] | length' "$pcap")
+  [ "$rounds" -eq 0 ] || fail "$label: per-round counts do not add up on $rounds links"
+  checked=$((checked + 1))
+  echo "ok $label: $links directed links, packets/bytes/model bytes equal the results JSON"
+}
+
+# check_replication RESULTS REPORT MODE LABEL: lossless replication against the trees.
+check_replication() {
+  local results="$1" pcap="$2" mode="$3" label="$4"
+  local problems
+  problems=$(jq -r --slurpfile trees "$work/trees.json" --slurpfile results "$results" \
+    --arg mode "$mode" '
+    ($results[0].config.schedule_rounds | length) as $period
+    | ($results[0].config.schedule_rounds) as $schedule
+    | ($results[0].config.rounds) as $rounds
+    | ($mode == "aggregation" or $mode == "both") as $fpga
+    | ([$trees[0].trees[] | {key: "\(.round)/\(.clique)/\(.source)", value: .}] | from_entries)
+      as $tree
+    | ([range(0; $rounds) as $r | $schedule[$r % $period][] | select(length >= 2) | length]
+       | add) as $streams
+    | (if (.replication | length) != $streams then
+         "\(.replication | length) streams, expected \($streams)" else empty end),
+      (.replication[]
+       | . as $s
+       | "stream \($s.round)/\($s.clique)/\($s.source_island)" as $name
+       | $tree["\($s.round % $period)/\($s.clique)/\($s.source_island)"] as $t
+       | if $t == null then "\($name): no tree"
+         else
+           [$t.members[] | "\(.):down"] as $downs
+           | ([$t.links[] | . as $l | select(($fpga and ($downs | index($l))) | not)] | sort)
+             as $want
+           | (if ($s.links | keys | sort) != $want then
+                "\($name): links \($s.links | keys | sort) != \($want)" else empty end),
+             (if $s.chunks != $s.chunk_count then
+                "\($name): \($s.chunks) of \($s.chunk_count) chunks" else empty end),
+             ($s.links | to_entries[]
+              | . as $e
+              | (if $e.value.chunks != $s.chunk_count then
+                   "\($name): \($e.key) carries \($e.value.chunks) chunks" else empty end),
+                ((if $mode == "multicast" or $mode == "both" then $s.chunk_count
+                  elif $e.key == "\($s.source_island):up" then
+                    $s.chunk_count * ($t.members | length)
+                  elif ($downs | index($e.key)) then $s.chunk_count
+                  else null end) as $copies
+                 | if $copies != null and $e.value.copies != $copies then
+                     "\($name): \($e.key) has \($e.value.copies) copies, expected \($copies)"
+                   else empty end))
+         end)
+  ' "$pcap" 2>&1)
+  if [ -n "$problems" ]; then
+    fail "$label: replication does not match the trees:"
+    echo "$problems" | head -20
+    return
+  fi
+  checked=$((checked + 1))
+  echo "ok $label: replication of $(jq '.replication | length' "$pcap") streams matches the trees"
+}
+
+# check_aggregation REPORT MODE LABEL: lossless packets into and out of every FPGA port.
+check_aggregation() {
+  local pcap="$1" mode="$2" label="$3"
+  local problems
+  problems=$(jq -r --arg mode "$mode" '
+    ($mode == "aggregation" or $mode == "both") as $fpga
+    # Chunks per (round, clique): every member receives the chunks of the others.
+    | (reduce .replication[] as $s ({};
+         .["\($s.round)/\($s.clique)"] += [{island: $s.source_island, chunks: $s.chunk_count}]))
+      as $cliques
+    | (reduce ($cliques | to_entries[]) as $c ({};
+         reduce $c.value[] as $m (.;
+           .[$m.island].in += ([$c.value[] | select(.island != $m.island) | .chunks] | add)
+           | .[$m.island].out += (if $fpga then $m.chunks
+                                  else ([$c.value[] | select(.island != $m.island) | .chunks]
+                                        | add) end))))
+      as $want
+    | .aggregation | to_entries[]
+    | . as $a
+    | ($want[$a.key] // {in: 0, out: 0}) as $w
+    | if $a.value.packets_in != $w.in or $a.value.packets_out != $w.out then
+        "\($a.key): \($a.value.packets_in) in / \($a.value.packets_out) out, expected \($w.in) / \($w.out)"
+      else empty end
+  ' "$pcap" 2>&1)
+  if [ -n "$problems" ]; then
+    fail "$label: aggregation counts:"
+    echo "$problems" | head -20
+    return
+  fi
+  checked=$((checked + 1))
+  echo "ok $label: packets into and out of every island's port as expected"
+}
+
+for mode in unicast multicast aggregation both; do
+  for loss in 0 0.02; do
+    label="$mode loss=$loss"
+    run="$work/$mode-$loss"
+    mkdir -p "$run"
+    # The lossy runs capture with nanosecond timestamps (ns-3's PcapFileWrapper attribute).
+    resolution=()
+    [ "$loss" = "0" ] || resolution=(--ns3::PcapFileWrapper::NanosecMode=true)
+    "$simulate" --topology="$topology" --scheduleKind=latin --mode="$mode" --modelBytes=60000 \
+      --parameterCount=2000 --rounds=3 --localSteps=2 --loss="$loss" --out="$run/results.json" \
+      --pcap="$run/pcap" "${resolution[@]}" >"$run/simulate.out" 2>"$run/simulate.err"
+    status=$?
+    if [ "$status" -eq 1 ] && grep -q -- '--mode' "$run/simulate.err"; then
+      echo "skip $mode: not accepted by the simulate program ($(head -1 "$run/simulate.err"))"
+      break
+    fi
+    if [ "$status" -ne 0 ]; then
+      fail "$label: simulate exited $status: $(head -3 "$run/simulate.err")"
+      continue
+    fi
+    if ! "$report" "$run/pcap" --json="$run/report.json" >/dev/null 2>"$run/report.err"; then
+      fail "$label: pcap-report failed: $(head -3 "$run/report.err")"
+      continue
+    fi
+    compare_links "$run/results.json" "$run/report.json" "$label"
+    if [ "$loss" = "0" ]; then
+      check_replication "$run/results.json" "$run/report.json" "$mode" "$label"
+      check_aggregation "$run/report.json" "$mode" "$label"
+    elif [ "$mode" = "unicast" ] || [ "$mode" = "multicast" ]; then
+      # Without an FPGA a router sends its island every DATA it receives for it, repairs too.
+      unequal=$(jq '[.aggregation[] | select(.packets_in != .packets_out)] | length' \
+        "$run/report.json")
+      if [ "$unequal" -ne 0 ]; then
+        fail "$label: $unequal islands receive a different number of DATA than reach their router"
+      else
+        checked=$((checked + 1))
+        echo "ok $label: every island receives each DATA that reaches its router"
+      fi
+    fi
+
+    # Headers only: 70 bytes per frame (PPP + IPv4 + UDP + the 40-byte sync header).
+    cut="$run/pcap-70"
+    mkdir -p "$cut"
+    if [ "$snaplen_option" -eq 1 ]; then
+      "$simulate" --topology="$topology" --scheduleKind=latin --mode="$mode" --modelBytes=60000 \
+        --parameterCount=2000 --rounds=3 --localSteps=2 --loss="$loss" \
+        --out="$run/results-70.json" --pcap="$cut" --pcapSnaplen=70 "${resolution[@]}" \
+        >/dev/null 2>&1 ||
+        { fail "$label: simulate --pcapSnaplen=70 failed"; continue; }
+      results_cut="$run/results-70.json"
+    else
+      for file in "$run"/pcap/*.pcap; do
+        editcap -F pcap -s 70 "$file" "$cut/$(basename "$file")" ||
+          { fail "$label: editcap failed on $file"; continue 2; }
+      done
+      results_cut="$run/results.json"
+    fi
+    if [ "$(du -sb "$cut" | cut -f1)" -ge "$(du -sb "$run/pcap" | cut -f1)" ]; then
+      fail "$label: the 70-byte captures are not smaller than the full ones"
+    fi
+    if ! "$report" "$cut" --json="$run/report-70.json" >/dev/null 2>"$run/report-70.err"; then
+      fail "$label snaplen=70: pcap-report failed: $(head -3 "$run/report-70.err")"
+      continue
+    fi
+    compare_links "$results_cut" "$run/report-70.json" "$label snaplen=70"
+  done
+done
+
+echo "$checked checks passed, $failed failed"
+if [ "$failed" -eq 0 ] && [ "$checked" -gt 0 ]; then
+  rm -rf "$work"
+  exit 0
+fi
+echo "files kept in $work"
+exit 1

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Copyright (c) 2026 The wan-training authors
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# usage: test/pcap-tshark.sh SIMULATE SOURCE-DIR
+#
+# Runs a small lossless simulation (test/data/tiny-valid.json: islands aaa, bbb, ccc with indices
+# 0, 1, 2 and addresses 10.128.0.2, .6, .10 as WanTopologyHelper documents; one all-reduce clique;
+# 2 rounds; S = 20000 bytes in 20 chunks of 1000 bytes; 2000 parameters, so chunks 0-7 carry 250
+# values each at offset 250 c and the others none) with --pcap, then decodes island aaa's capture
+# with tshark and tools/wireshark/wan-training.lua. The DATA messages must be exactly those the
+# configuration makes the islands send, computed here: every round r and chunk c once from aaa to
+# bbb and once to ccc (sender 0, contributor bitmap 0x1), and once from bbb (sender 1, bitmap 0x2)
+# and from ccc (sender 2, bitmap 0x4) to aaa; clique 0, chunk count 20, 1 contributor, the value
+# slice above, 1000 model bytes, checksum good. The same run captured with 70 bytes per frame
+# (--pcapSnaplen=70, or editcap -s 70 for a program without it) decodes to the same headers,
+# the checksum unverified where values were cut off.
+set -u
+simulate="$1"
+source_dir="$2"
+lua="$source_dir/tools/wireshark/wan-training.lua"
+command -v tshark >/dev/null ||
+  { echo "FAIL: tshark is not installed (Debian package tshark)"; exit 1; }
+work=$(mktemp -d "${TMPDIR:-/tmp}/pcap-tshark.XXXXXX")
+
+"$simulate" --topology="$source_dir/test/data/tiny-valid.json" --scheduleKind=allreduce \
+  --modelBytes=20000 --chunkBytes=1000 --parameterCount=2000 --rounds=2 --localSteps=2 \
+  --out="$work/results.json" --pcap="$work/pcap" >"$work/simulate.out" 2>&1 ||
+  { echo "FAIL: simulate failed:"; cat "$work/simulate.out"; exit 1; }
+
+address=(10.128.0.2 10.128.0.6 10.128.0.10)
+# expected FULL: the DATA tuples of aaa's capture, sorted; FULL=0 when only 70 bytes of each
+# frame were captured: the checksum is then unverified (2) unless the chunk carries no values.
+expected() {
+  local full="$1" r c s d offset count status
+  for r in 0 1; do
+    for c in $(seq 0 19); do
+      if [ "$c" -lt 8 ]; then offset=$((250 * c)); count=250; else offset=0; count=0; fi
+      status=1
+      if [ "$full" -eq 0 ] && [ "$count" -gt 0 ]; then status=2; fi
+      for s in 0 1 2; do
+        for d in 0 1 2; do
+          # aaa's capture holds what aaa sends and what it receives.
+          if [ "$s" -ne "$d" ] && { [ "$s" -eq 0 ] || [ "$d" -eq 0 ]; }; then
+            printf '%s,%s,%d,%d,0,%d,20,0x%016x,1,%d,%d,%d,1000\n' "${address[$s]}" \
+              "${address[$d]}" "$r" "$s" "$c" $((1 << s)) "$offset" "$count" "$status"
+          fi
+        done
+      done
+    done
+  done | sort
+}
+
+# decoded FILE: the DATA tuples tshark decodes from a capture, sorted.
+decoded() {
+  tshark -X lua_script:"$lua" -r "$1" -Y 'wtsync.type == 1' -T fields -E separator=, \
+    -e ip.src -e ip.dst -e wtsync.round -e wtsync.sender -e wtsync.clique \
+    -e wtsync.chunk_index -e wtsync.chunk_count -e wtsync.contributors \
+    -e wtsync.contributor_count -e wtsync.value_offset -e wtsync.value_count \
+    -e wtsync.checksum.status -e wtsync.model_bytes 2>"$work/tshark.err" | sort
+}
+
+failed=0
+check() {
+  local label="$1" file="$2" full="$3"
+  expected "$full" >"$work/expected.txt"
+  decoded "$file" >"$work/decoded.txt"
+  if grep -qi 'lua\|error' "$work/tshark.err"; then
+    echo "FAIL $label: tshark reported:"
+    head -5 "$work/tshark.err"
+    failed=$((failed + 1))
+  elif ! diff "$work/expected.txt" "$work/decoded.txt" >"$work/diff.txt"; then
+    echo "FAIL $label: decoded DATA headers differ from what the simulation sent:"
+    head -20 "$work/diff.txt"
+    failed=$((failed + 1))
+  else
+    echo "ok $label: $(wc -l <"$work/decoded.txt") DATA headers as sent"
+  fi
+}
+
+check "full capture" "$work/pcap/aaa-up.pcap" 1
+# Headers only: from the simulation when it has --pcapSnaplen, else cut with editcap.
+if "$simulate" --help 2>&1 | grep -q -- '--pcapSnaplen'; then
+  "$simulate" --topology="$source_dir/test/data/tiny-valid.json" --scheduleKind=allreduce \
+    --modelBytes=20000 --chunkBytes=1000 --parameterCount=2000 --rounds=2 --localSteps=2 \
+    --pcap="$work/pcap-70" --pcapSnaplen=70 >"$work/simulate-70.out" 2>&1 ||
+    { echo "FAIL: simulate --pcapSnaplen=70 failed:"; cat "$work/simulate-70.out"; exit 1; }
+  check "70-byte capture" "$work/pcap-70/aaa-up.pcap" 0
+elif command -v editcap >/dev/null; then
+  editcap -F pcap -s 70 "$work/pcap/aaa-up.pcap" "$work/aaa-up-70.pcap"
+  check "70-byte capture (editcap)" "$work/aaa-up-70.pcap" 0
+else
+  echo "FAIL: neither --pcapSnaplen nor editcap (Debian wireshark-common) is available"
+  failed=$((failed + 1))
+fi
+
+# The non-DATA messages are dissected too: every sync frame is WTSYNC with no expert error.
+frames=$(tshark -X lua_script:"$lua" -r "$work/pcap/aaa-up.pcap" -T fields -e frame.number \
+  2>/dev/null | wc -l)
+sync=$(tshark -X lua_script:"$lua" -r "$work/pcap/aaa-up.pcap" -Y 'wtsync' -T fields \
+  -e frame.number 2>/dev/null | wc -l)
+errors=$(tshark -X lua_script:"$lua" -r "$work/pcap/aaa-up.pcap" \
+  -Y 'wtsync.malformed || wtsync.checksum.bad' -T fields -e frame.number 2>/dev/null | wc -l)
+if [ "$frames" -eq 0 ] || [ "$sync" -ne "$frames" ] || [ "$errors" -ne 0 ]; then
+  echo "FAIL: $sync of $frames frames dissected as wtsync, $errors with expert errors"
+  failed=$((failed + 1))
+else
+  echo "ok: all $frames frames dissected as wtsync, none malformed"
+fi
+
+if [ "$failed" -eq 0 ]; then
+  rm -rf "$work"
+  exit 0
+fi
+echo "files kept in $work"
+exit 1

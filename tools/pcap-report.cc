@@ -1,0 +1,162 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/*
+ * pcap-report: the traffic of a training run from the pcap captures of its devices.
+ *
+ *   wan-training-simulate --pcap=DIR          DIR/nyc-chi.pcap   router nyc's device facing chi
+ *        |                                    DIR/nyc-up.pcap    island nyc's access device
+ *        v                                    DIR/nyc-down.pcap  router nyc's device facing it
+ *   pcap-report DIR --json=F --csv=F --plot=F.png
+ *        PPP / IPv4 / UDP / IslandSyncHeader, each frame counted once on the directed link
+ *        whose device transmitted it (PcapTraceReport, PcapDirectionResolver)
+ *
+ * Reports per directed link packets, bytes and model bytes (total and per round), per round and
+ * per island (egress, ingress, first and last transmission), multicast replication per source
+ * stream and in-line aggregation per island; as JSON, CSV and a PNG heat map (gnuplot).
+ *
+ * Usage: pcap-report DIR [--json=F] [--csv=F] [--plot=F.png] [--port=N]
+ * Exit status: 0 on success, 1 on an input error (missing directory, a capture that is empty,
+ * truncated, not a pcap or not PPP, a missing peer capture, an unwritable output).
+ */
+
+#include "pcap-trace-report.h"
+#include "sync-packet-decoder.h"
+#include "wan-input-error.h"
+
+#include "ns3/command-line.h"
+#include "ns3/log.h"
+
+#include <iomanip>
+#include <iostream>
+#include <string>
+
+using namespace ns3;
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingPcapReport");
+
+namespace
+{
+
+/** The program name used in messages. */
+const char* const PROGRAM = "pcap-report";
+
+/**
+ * @brief The program proper.
+ * @param argc argument count
+ * @param argv arguments
+ * @return the exit status
+ * @throws WanInputError for bad arguments or captures
+ */
+int
+Run(int argc, char** argv)
+{
+    std::string directory;
+    std::string jsonFile;
+    std::string csvFile;
+    std::string plotFile;
+    uint32_t port = SyncPacketDecoder::DEFAULT_PORT;
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("Report the traffic of a training run from the pcap captures of its devices (one "
+              "file per device, named after the directed link it transmits on: A-B.pcap, "
+              "A-up.pcap, A-down.pcap, as wan-training-simulate --pcap=DIR writes them).\n"
+              "Each frame is counted once, on the directed link whose device transmitted it. "
+              "--csv=F also writes F's siblings -islands.csv, -aggregation.csv and "
+              "-replication.csv.\nExit status: 0 on success, 1 on an input error.");
+    cmd.AddNonOption("directory", "the directory of the captures", directory);
+    cmd.AddValue("json", "write the report as JSON to this file", jsonFile);
+    cmd.AddValue("csv", "write the CSV tables (links per round first) to this file", csvFile);
+    cmd.AddValue("plot", "write a PNG heat map of bytes per directed link per round", plotFile);
+    cmd.AddValue("port", "the UDP port of the sync transport", port);
+    cmd.Parse(argc, argv);
+
+    if (directory.empty())
+    {
+        throw WanInputError(PROGRAM, "DIR", "is required: the directory of the pcap captures");
+    }
+    if (cmd.GetNExtraNonOptions() > 0)
+    {
+        throw WanInputError(PROGRAM,
+                            "DIR",
+                            "one directory only (also got '" + cmd.GetExtraNonOption(0) + "')");
+    }
+    if (port == 0 || port > 65535)
+    {
+        throw WanInputError(PROGRAM, "--port", "must be a UDP port in [1, 65535]");
+    }
+
+    PcapTraceReport report(static_cast<uint16_t>(port));
+    report.Analyze(directory);
+
+    std::cout << PROGRAM << ": " << directory << ": " << report.GetLinks().size()
+              << " directed links, " << report.GetRounds().size() << " rounds\n";
+    std::cout << "  " << std::left << std::setw(24) << "link" << std::right << std::setw(12)
+              << "packets" << std::setw(16) << "bytes" << std::setw(16) << "model bytes"
+              << "\n";
+    for (const auto& [name, link] : report.GetLinks())
+    {
+        std::cout << "  " << std::left << std::setw(24) << name << std::right << std::setw(12)
+                  << link.total.packets << std::setw(16) << link.total.bytes << std::setw(16)
+                  << link.total.modelBytes << "\n";
+    }
+    for (const auto& [city, aggregation] : report.GetAggregation())
+    {
+        if (aggregation.packetsOut > 0)
+        {
+            std::cout << "  FPGA port " << city << ": " << aggregation.packetsIn << " in, "
+                      << aggregation.packetsOut << " out (" << aggregation.aggregatesOut
+                      << " aggregates), reduction "
+                      << static_cast<double>(aggregation.packetsIn) / aggregation.packetsOut
+                      << "\n";
+        }
+    }
+    for (const std::string& warning : report.GetWarnings())
+    {
+        std::cerr << PROGRAM << ": warning: " << warning << std::endl;
+    }
+    if (!jsonFile.empty())
+    {
+        report.WriteJson(jsonFile);
+        std::cout << "  json: " << jsonFile << "\n";
+    }
+    if (!csvFile.empty())
+    {
+        for (const std::string& file : report.WriteCsv(csvFile))
+        {
+            std::cout << "  csv: " << file << "\n";
+        }
+    }
+    if (!plotFile.empty())
+    {
+        std::string skipped = report.WritePlot(plotFile);
+        if (skipped.empty())
+        {
+            std::cout << "  plot: " << plotFile << "\n";
+        }
+        else
+        {
+            std::cerr << PROGRAM << ": --plot: " << skipped << std::endl;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+int
+main(int argc, char** argv)
+{
+    try
+    {
+        return Run(argc, argv);
+    }
+    catch (const WanInputError& error)
+    {
+        std::cerr << PROGRAM << ": " << error.what() << std::endl;
+        return 1;
+    }
+}

@@ -1,0 +1,317 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "sync-packet-decoder.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <bitset>
+#include <cstring>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingSyncPacketDecoder");
+
+namespace
+{
+
+/**
+ * @param p two bytes
+ * @return them as a big-endian number
+ */
+uint16_t
+ReadU16(const uint8_t* p)
+{
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+
+/**
+ * @param p four bytes
+ * @return them as a big-endian number
+ */
+uint32_t
+ReadU32(const uint8_t* p)
+{
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+/**
+ * @param p eight bytes
+ * @return them as a big-endian number
+ */
+uint64_t
+ReadU64(const uint8_t* p)
+{
+    return (uint64_t{ReadU32(p)} << 32) | ReadU32(p + 4);
+}
+
+/**
+ * @param p bytes
+ * @param size how many (even)
+ * @return whether their Internet checksum (RFC 1071) verifies: the one's complement sum of
+ *         the 16-bit words is 0xffff
+ */
+bool
+ChecksumVerifies(const uint8_t* p, uint32_t size)
+{
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i + 1 < size; i += 2)
+    {
+        sum += ReadU16(p + i);
+    }
+    if (size % 2 == 1)
+    {
+        sum += uint32_t{p[size - 1]} << 8;
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return sum == 0xffff;
+}
+
+} // namespace
+
+bool
+DecodedSyncPacket::IsSync() const
+{
+    return sync == VALID;
+}
+
+bool
+DecodedSyncPacket::IsMulticast() const
+{
+    return hasIpv4Addresses && (destination >> 28) == 0xe;
+}
+
+SyncPacketDecoder::SyncPacketDecoder(uint16_t port)
+    : m_port(port)
+{
+    NS_LOG_FUNCTION(this << port);
+}
+
+uint16_t
+SyncPacketDecoder::GetPort() const
+{
+    return m_port;
+}
+
+const char*
+SyncPacketDecoder::TypeToString(uint8_t type)
+{
+    switch (type)
+    {
+    case TYPE_DATA:
+        return "data";
+    case TYPE_AGGREGATE:
+        return "aggregate";
+    case TYPE_NACK:
+        return "nack";
+    case TYPE_DONE:
+        return "done";
+    case TYPE_READY:
+        return "ready";
+    default:
+        return "unknown";
+    }
+}
+
+DecodedSyncPacket
+SyncPacketDecoder::Decode(const uint8_t* data,
+                          uint32_t capturedBytes,
+                          uint32_t wireBytes,
+                          bool withValues) const
+{
+    DecodedSyncPacket d;
+    d.wireBytes = wireBytes;
+    d.capturedBytes = capturedBytes;
+    // What can be trusted: the captured bytes, never more than the wire held.
+    const uint32_t cap = std::min(capturedBytes, wireBytes);
+    if (data == nullptr || cap < PPP_HEADER_BYTES)
+    {
+        return d;
+    }
+    d.hasPpp = true;
+    d.pppProtocol = ReadU16(data);
+    if (d.pppProtocol != PPP_IPV4)
+    {
+        return d;
+    }
+
+    // IPv4: version, header length, fragment offset, protocol, addresses.
+    const uint8_t* ip = data + PPP_HEADER_BYTES;
+    const uint32_t ipCap = cap - PPP_HEADER_BYTES;
+    const uint32_t ipWire = wireBytes - PPP_HEADER_BYTES;
+    if (ipCap < 20 || (ip[0] >> 4) != 4 || (ip[0] & 0x0f) < 5)
+    {
+        return d;
+    }
+    d.ipHeaderBytes = (ip[0] & 0x0f) * 4u;
+    d.identification = ReadU16(ip + 4);
+    d.isFragment = (ReadU16(ip + 6) & 0x1fff) != 0;
+    d.ttl = ip[8];
+    d.ipProtocol = ip[9];
+    d.source = ReadU32(ip + 12);
+    d.destination = ReadU32(ip + 16);
+    d.hasIpv4Addresses = true;
+    if (d.ipProtocol != IP_UDP || d.isFragment || ipCap < d.ipHeaderBytes + UDP_HEADER_BYTES ||
+        ipWire < d.ipHeaderBytes + UDP_HEADER_BYTES)
+    {
+        return d;
+    }
+
+    // UDP.
+    const uint8_t* udp = ip + d.ipHeaderBytes;
+    d.hasUdp = true;
+    d.sourcePort = ReadU16(udp);
+    d.destinationPort = ReadU16(udp + 2);
+    if (d.destinationPort != m_port)
+    {
+        return d;
+    }
+
+    // The sync message: measured on the wire, read from the capture.
+    const uint8_t* s = udp + UDP_HEADER_BYTES;
+    const uint32_t sCap = ipCap - d.ipHeaderBytes - UDP_HEADER_BYTES;
+    const uint32_t sWire = ipWire - d.ipHeaderBytes - UDP_HEADER_BYTES;
+    d.syncBytes = sWire;
+    if (sWire < SYNC_FIXED_BYTES)
+    {
+        d.sync = DecodedSyncPacket::INVALID;
+        d.invalidReason = "datagram shorter than the fixed header";
+        return d;
+    }
+    if (sCap < SYNC_FIXED_BYTES)
+    {
+        d.sync = DecodedSyncPacket::TRUNCATED;
+        return d;
+    }
+    SyncHeaderFields& h = d.header;
+    h.magic = ReadU16(s);
+    h.version = s[2];
+    h.type = s[3];
+    h.jobId = ReadU16(s + 4);
+    h.sender = ReadU16(s + 6);
+    h.round = ReadU32(s + 8);
+    h.cliqueId = ReadU16(s + 12);
+    h.contributorCount = ReadU16(s + 14);
+    h.chunkIndex = ReadU32(s + 16);
+    h.chunkCount = ReadU32(s + 20);
+    h.contributors = ReadU64(s + 24);
+    h.valueOffset = ReadU32(s + 32);
+    h.areaCount = ReadU16(s + 36);
+    h.checksum = ReadU16(s + 38);
+
+    d.sync = DecodedSyncPacket::INVALID;
+    if (h.magic != SYNC_MAGIC)
+    {
+        d.invalidReason = "bad magic";
+        return d;
+    }
+    if (h.version != SYNC_VERSION)
+    {
+        d.invalidReason = "unknown version";
+        return d;
+    }
+    if (h.type < TYPE_DATA || h.type > TYPE_READY)
+    {
+        d.invalidReason = "unknown type";
+        return d;
+    }
+    if (h.sender >= SYNC_MAX_ISLANDS || h.contributors == 0 ||
+        h.contributorCount != std::bitset<64>(h.contributors).count())
+    {
+        d.invalidReason = "bad sender or contributors";
+        return d;
+    }
+    uint32_t areaBytes = 0;
+    if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE)
+    {
+        if (h.chunkIndex >= h.chunkCount ||
+            static_cast<uint64_t>(h.valueOffset) + h.areaCount > UINT32_MAX ||
+            (h.type == TYPE_DATA && h.contributors != (uint64_t{1} << h.sender)))
+        {
+            d.invalidReason = "bad chunk index, value range or DATA contributor";
+            return d;
+        }
+        areaBytes = 4u * h.areaCount;
+    }
+    else if (h.type == TYPE_NACK)
+    {
+        if (h.chunkCount == 0 || h.areaCount == 0)
+        {
+            d.invalidReason = "empty NACK";
+            return d;
+        }
+        areaBytes = 8u * h.areaCount;
+    }
+    else if (h.areaCount != 0)
+    {
+        d.invalidReason = "DONE or READY with a value area";
+        return d;
+    }
+    const uint32_t size = SYNC_FIXED_BYTES + areaBytes;
+    if (size > sWire || size > 65535)
+    {
+        d.invalidReason = "value area larger than the datagram";
+        return d;
+    }
+    if (size <= sCap)
+    {
+        if (!ChecksumVerifies(s, size))
+        {
+            d.checksum = DecodedSyncPacket::BAD;
+            d.invalidReason = "bad checksum";
+            return d;
+        }
+        d.checksum = DecodedSyncPacket::GOOD;
+        if (h.type == TYPE_NACK)
+        {
+            for (uint32_t k = 0; k < h.areaCount; ++k)
+            {
+                uint32_t begin = ReadU32(s + SYNC_FIXED_BYTES + 8 * k);
+                uint32_t end = ReadU32(s + SYNC_FIXED_BYTES + 8 * k + 4);
+                if (begin >= end || end > h.chunkCount)
+                {
+                    d.invalidReason = "bad NACK range";
+                    return d;
+                }
+            }
+        }
+    }
+    d.sync = DecodedSyncPacket::VALID;
+    d.invalidReason = "";
+    if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE)
+    {
+        d.modelBytes = sWire - SYNC_FIXED_BYTES;
+    }
+    if (withValues)
+    {
+        const uint32_t itemBytes = h.type == TYPE_NACK ? 8 : 4;
+        const uint32_t captured =
+            std::min<uint32_t>(h.areaCount, (sCap - SYNC_FIXED_BYTES) / itemBytes);
+        for (uint32_t k = 0; k < captured; ++k)
+        {
+            const uint8_t* item = s + SYNC_FIXED_BYTES + itemBytes * k;
+            if (h.type == TYPE_NACK)
+            {
+                d.ranges.emplace_back(ReadU32(item), ReadU32(item + 4));
+            }
+            else if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE)
+            {
+                uint32_t bits = ReadU32(item);
+                float value;
+                std::memcpy(&value, &bits, sizeof(value));
+                d.values.push_back(value);
+            }
+        }
+    }
+    return d;
+}
+
+} // namespace ns3

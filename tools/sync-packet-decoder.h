@@ -1,0 +1,172 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef SYNC_PACKET_DECODER_H
+#define SYNC_PACKET_DECODER_H
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief The fields of an IslandSyncHeader as they are on the wire (decoded by
+ * SyncPacketDecoder, independently of the IslandSyncHeader class).
+ */
+struct SyncHeaderFields
+{
+    uint16_t magic{0};            //!< bytes 0-1, 0x5754 ("WT")
+    uint8_t version{0};           //!< byte 2
+    uint8_t type{0};              //!< byte 3: 1 data, 2 aggregate, 3 nack, 4 done, 5 ready
+    uint16_t jobId{0};            //!< bytes 4-5
+    uint16_t sender{0};           //!< bytes 6-7
+    uint32_t round{0};            //!< bytes 8-11
+    uint16_t cliqueId{0};         //!< bytes 12-13
+    uint16_t contributorCount{0}; //!< bytes 14-15
+    uint32_t chunkIndex{0};       //!< bytes 16-19
+    uint32_t chunkCount{0};       //!< bytes 20-23
+    uint64_t contributors{0};     //!< bytes 24-31, bit i = island i
+    uint32_t valueOffset{0};      //!< bytes 32-35
+    uint16_t areaCount{0};        //!< bytes 36-37: value count (range count for a NACK)
+    uint16_t checksum{0};         //!< bytes 38-39: Internet checksum of header + value area
+};
+
+/**
+ * @ingroup wan-training
+ * @brief One captured point-to-point frame decoded down to its IslandSyncHeader.
+ */
+struct DecodedSyncPacket
+{
+    /** What the UDP payload holds. */
+    enum SyncStatus : uint8_t
+    {
+        NOT_SYNC = 0,  //!< not an unfragmented IPv4/UDP datagram to the sync port
+        TRUNCATED = 1, //!< to the sync port, but the capture ends inside the fixed header
+        INVALID = 2,   //!< to the sync port, but the header is not a valid IslandSyncHeader
+        VALID = 3,     //!< a valid IslandSyncHeader
+    };
+
+    /** Whether the Internet checksum of the header could be checked. */
+    enum ChecksumStatus : uint8_t
+    {
+        UNVERIFIED = 0, //!< the capture does not hold the whole header and value area
+        GOOD = 1,       //!< verified
+        BAD = 2,        //!< verified and wrong (the header is then INVALID)
+    };
+
+    uint32_t wireBytes{0};         //!< bytes on the wire (pcap orig_len), PPP header included
+    uint32_t capturedBytes{0};     //!< bytes captured (pcap caplen)
+    bool hasPpp{false};            //!< whether the 2-byte PPP protocol field was captured
+    uint16_t pppProtocol{0};       //!< PPP protocol (0x0021 IPv4)
+    bool hasIpv4Addresses{false};  //!< an IPv4 datagram whose addresses were captured
+    uint32_t source{0};            //!< IPv4 source address (host order)
+    uint32_t destination{0};       //!< IPv4 destination address (host order)
+    uint8_t ttl{0};                //!< IPv4 time to live
+    uint16_t identification{0};    //!< IPv4 identification
+    uint8_t ipProtocol{0};         //!< IPv4 protocol (17 UDP)
+    uint32_t ipHeaderBytes{0};     //!< IPv4 header length (IHL x 4)
+    bool isFragment{false};        //!< a non-first IPv4 fragment (offset > 0)
+    bool hasUdp{false};            //!< a first-fragment UDP datagram whose header was captured
+    uint16_t sourcePort{0};        //!< UDP source port
+    uint16_t destinationPort{0};   //!< UDP destination port
+    SyncStatus sync{NOT_SYNC};     //!< what the UDP payload holds
+    const char* invalidReason{""}; //!< why the header is INVALID (static text)
+    ChecksumStatus checksum{UNVERIFIED}; //!< checksum verification
+    SyncHeaderFields header;             //!< the header (meaningful for VALID and INVALID)
+    uint32_t syncBytes{0};  //!< UDP payload bytes on the wire (the sync message with padding)
+    uint32_t modelBytes{0}; //!< for a VALID DATA or AGGREGATE: UDP payload after the fixed header
+    std::vector<float> values; //!< captured values (DATA, AGGREGATE), when asked for
+    std::vector<std::pair<uint32_t, uint32_t>> ranges; //!< captured NACK ranges, when asked for
+
+    /** @return whether the header is a valid IslandSyncHeader */
+    bool IsSync() const;
+    /** @return whether the destination is an IPv4 multicast address */
+    bool IsMulticast() const;
+};
+
+/**
+ * @ingroup wan-training
+ * @brief Decodes captured point-to-point frames (pcap link type DLT_PPP, 9): the 2-byte PPP
+ * protocol field, IPv4, UDP and the module's IslandSyncHeader.
+ *
+ * The decoder reads the header from its documented wire layout (island-sync-header.h) and
+ * applies the same validity rules as IslandSyncHeader::Deserialize, measuring the message on the
+ * wire (pcap orig_len): magic, version, type 1-5, sender < 64, a non-empty contributor bitmap
+ * whose population count is the contributor count, chunk index < chunk count and a DATA bitmap
+ * naming exactly its sender, a non-empty NACK, no value area in DONE and READY, and a value area
+ * that fits the datagram. The Internet checksum and the NACK ranges are checked only when the
+ * capture holds them (a headers-only capture has them as UNVERIFIED).
+ *
+ * Sizes come from the wire length, never from the captured length, so a capture truncated by a
+ * snaplen still yields the full wire and model bytes. The decoder never reads past the captured
+ * bytes.
+ */
+class SyncPacketDecoder
+{
+  public:
+    /** The sync transport's default UDP port (TrainingIslandApplication::DEFAULT_PORT). */
+    static constexpr uint16_t DEFAULT_PORT = 9477;
+    /** PPP protocol number of IPv4. */
+    static constexpr uint16_t PPP_IPV4 = 0x0021;
+    /** Bytes of the PPP header of ns-3's point-to-point frames. */
+    static constexpr uint32_t PPP_HEADER_BYTES = 2;
+    /** IPv4 protocol number of UDP. */
+    static constexpr uint8_t IP_UDP = 17;
+    /** Bytes of a UDP header. */
+    static constexpr uint32_t UDP_HEADER_BYTES = 8;
+    /** The first two bytes of every IslandSyncHeader. */
+    static constexpr uint16_t SYNC_MAGIC = 0x5754;
+    /** The wire format version. */
+    static constexpr uint8_t SYNC_VERSION = 1;
+    /** Bytes of the fixed part of an IslandSyncHeader. */
+    static constexpr uint32_t SYNC_FIXED_BYTES = 40;
+    /** Islands a contributor bitmap can name. */
+    static constexpr uint32_t SYNC_MAX_ISLANDS = 64;
+    /** Message type numbers. */
+    static constexpr uint8_t TYPE_DATA = 1;      //!< one island's chunk
+    static constexpr uint8_t TYPE_AGGREGATE = 2; //!< a sum of chunks
+    static constexpr uint8_t TYPE_NACK = 3;      //!< a repair request
+    static constexpr uint8_t TYPE_DONE = 4;      //!< every chunk held
+    static constexpr uint8_t TYPE_READY = 5;     //!< round started
+
+    /**
+     * @brief Create a decoder.
+     * @param port the UDP destination port of the sync transport
+     */
+    explicit SyncPacketDecoder(uint16_t port);
+
+    /** @return the UDP port */
+    uint16_t GetPort() const;
+
+    /**
+     * @brief Decode one captured frame.
+     * @param data the captured bytes (may be null when capturedBytes is 0)
+     * @param capturedBytes how many bytes were captured
+     * @param wireBytes how many bytes were on the wire (>= capturedBytes for a sane capture)
+     * @param withValues whether to extract the captured values and ranges
+     * @return the decoded frame
+     */
+    DecodedSyncPacket Decode(const uint8_t* data,
+                             uint32_t capturedBytes,
+                             uint32_t wireBytes,
+                             bool withValues = false) const;
+
+    /**
+     * @param type a message type number
+     * @return its name ("data", "aggregate", "nack", "done", "ready", "unknown")
+     */
+    static const char* TypeToString(uint8_t type);
+
+  private:
+    uint16_t m_port; //!< the sync transport's UDP port
+};
+
+} // namespace ns3
+
+#endif /* SYNC_PACKET_DECODER_H */

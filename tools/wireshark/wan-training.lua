@@ -1,0 +1,272 @@
+-- Copyright (c) 2026 The wan-training authors
+-- SPDX-License-Identifier: GPL-2.0-only
+--
+-- Wireshark / tshark dissector for the IslandSyncHeader of the wan-training ns-3 module
+-- (model/island-sync-header.h), the header of every packet of the islands' sync transport.
+--
+--   tshark -X lua_script:tools/wireshark/wan-training.lua -r DIR/nyc-up.pcap
+--   tshark -X lua_script:tools/wireshark/wan-training.lua -r FILE -Y 'wtsync.type == 1' \
+--          -T fields -e wtsync.round -e wtsync.sender -e wtsync.chunk_index -e wtsync.contributors
+--   wireshark -X lua_script:tools/wireshark/wan-training.lua FILE
+--   (or copy the file into ~/.local/lib/wireshark/plugins/)
+--
+-- The dissector is registered on the module's UDP port (9477, TrainingIslandApplication::
+-- DEFAULT_PORT; the preference "wtsync.port" changes it) and as a heuristic UDP dissector (the
+-- magic "WT", version 1, a known type) for other ports.
+--
+-- Wire layout (network byte order; 40 bytes, then the value area):
+--    0 magic 0x5754 u16 | 2 version u8 | 3 type u8 (1 data, 2 aggregate, 3 nack, 4 done, 5 ready)
+--    4 job u16 | 6 sender island u16 | 8 round u32 | 12 clique u16 | 14 contributor count u16
+--   16 chunk index u32 | 20 chunk count u32 | 24 contributor bitmap u64 (bit i = island i)
+--   32 value offset u32 | 36 value count (range count for a nack) u16
+--   38 checksum u16 (Internet checksum over header + value area)
+--   40 values: count x float32, or ranges: count x (u32 begin, u32 end), then zero padding
+-- Headers-only captures (snaplen) show the header; values that were not captured are
+-- counted but not shown, and the checksum is then "unverified".
+
+local DEFAULT_PORT = 9477
+local FIXED_SIZE = 40
+local MAGIC = 0x5754
+local VERSION = 1
+
+local TYPE_DATA, TYPE_AGGREGATE, TYPE_NACK, TYPE_DONE, TYPE_READY = 1, 2, 3, 4, 5
+local type_names = {
+    [TYPE_DATA] = "DATA",
+    [TYPE_AGGREGATE] = "AGGREGATE",
+    [TYPE_NACK] = "NACK",
+    [TYPE_DONE] = "DONE",
+    [TYPE_READY] = "READY",
+}
+local checksum_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
+
+local wtsync = Proto("wtsync", "WAN-training island sync")
+
+local f = wtsync.fields
+f.magic = ProtoField.uint16("wtsync.magic", "Magic", base.HEX)
+f.version = ProtoField.uint8("wtsync.version", "Version", base.DEC)
+f.type = ProtoField.uint8("wtsync.type", "Type", base.DEC, type_names)
+f.job = ProtoField.uint16("wtsync.job", "Job", base.DEC)
+f.sender = ProtoField.uint16("wtsync.sender", "Sender island", base.DEC)
+f.round = ProtoField.uint32("wtsync.round", "Round", base.DEC)
+f.clique = ProtoField.uint16("wtsync.clique", "Clique", base.DEC)
+f.contributor_count = ProtoField.uint16("wtsync.contributor_count", "Contributor count", base.DEC)
+f.chunk_index = ProtoField.uint32("wtsync.chunk_index", "Chunk index", base.DEC)
+f.chunk_count = ProtoField.uint32("wtsync.chunk_count", "Chunk count", base.DEC)
+f.contributors = ProtoField.uint64("wtsync.contributors", "Contributor bitmap", base.HEX)
+f.contributor = ProtoField.uint8("wtsync.contributor", "Contributor island", base.DEC)
+f.value_offset = ProtoField.uint32("wtsync.value_offset", "Value offset", base.DEC)
+f.value_count = ProtoField.uint16("wtsync.value_count", "Value count", base.DEC)
+f.range_count = ProtoField.uint16("wtsync.range_count", "Range count", base.DEC)
+f.checksum = ProtoField.uint16("wtsync.checksum", "Checksum", base.HEX)
+f.checksum_status = ProtoField.uint8("wtsync.checksum.status", "Checksum status", base.DEC,
+    checksum_names)
+f.values = ProtoField.none("wtsync.values", "Values")
+f.value = ProtoField.float("wtsync.value", "Value")
+f.ranges = ProtoField.none("wtsync.ranges", "Ranges")
+f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
+f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
+f.padding = ProtoField.uint32("wtsync.padding", "Padding bytes", base.DEC)
+f.model_bytes = ProtoField.uint32("wtsync.model_bytes", "Model bytes", base.DEC)
+
+local e_malformed = ProtoExpert.new("wtsync.malformed", "Malformed island sync header",
+    expert.group.MALFORMED, expert.severity.ERROR)
+local e_checksum = ProtoExpert.new("wtsync.checksum.bad", "Bad island sync checksum",
+    expert.group.CHECKSUM, expert.severity.ERROR)
+wtsync.experts = { e_malformed, e_checksum }
+
+wtsync.prefs.port = Pref.uint("UDP port", DEFAULT_PORT, "UDP port of the island sync transport")
+
+-- The population count of a 32-bit number.
+local function popcount32(x)
+    local n = 0
+    while x ~= 0 do
+        x = bit32.band(x, x - 1)
+        n = n + 1
+    end
+    return n
+end
+
+-- Whether the Internet checksum of tvb(0, size) verifies (the one's complement sum is 0xffff).
+local function checksum_verifies(tvb, size)
+    local sum = 0
+    for i = 0, size - 2, 2 do
+        sum = sum + tvb(i, 2):uint()
+    end
+    if size % 2 == 1 then
+        sum = sum + tvb(size - 1, 1):uint() * 256
+    end
+    while sum > 0xffff do
+        sum = bit32.band(sum, 0xffff) + bit32.rshift(sum, 16)
+    end
+    return sum == 0xffff
+end
+
+function wtsync.dissector(tvb, pinfo, tree)
+    local captured = tvb:len()
+    local reported = tvb:reported_len()
+    pinfo.cols.protocol = "WTSYNC"
+    local subtree = tree:add(wtsync, tvb(), "WAN-training island sync")
+    if captured < FIXED_SIZE then
+        if reported < FIXED_SIZE then
+            subtree:add_proto_expert_info(e_malformed, "shorter than the 40-byte header")
+        else
+            subtree:append_text(" [header not captured]")
+        end
+        pinfo.cols.info = "sync (header not captured)"
+        return captured
+    end
+
+    local magic = tvb(0, 2):uint()
+    local version = tvb(2, 1):uint()
+    local mtype = tvb(3, 1):uint()
+    local job = tvb(4, 2):uint()
+    local sender = tvb(6, 2):uint()
+    local round = tvb(8, 4):uint()
+    local clique = tvb(12, 2):uint()
+    local count = tvb(14, 2):uint()
+    local chunk_index = tvb(16, 4):uint()
+    local chunk_count = tvb(20, 4):uint()
+    local bitmap_high = tvb(24, 4):uint()
+    local bitmap_low = tvb(28, 4):uint()
+    local value_offset = tvb(32, 4):uint()
+    local area_count = tvb(36, 2):uint()
+
+    subtree:add(f.magic, tvb(0, 2))
+    subtree:add(f.version, tvb(2, 1))
+    subtree:add(f.type, tvb(3, 1))
+    subtree:add(f.job, tvb(4, 2))
+    subtree:add(f.sender, tvb(6, 2))
+    subtree:add(f.round, tvb(8, 4))
+    subtree:add(f.clique, tvb(12, 2))
+    subtree:add(f.contributor_count, tvb(14, 2))
+    subtree:add(f.chunk_index, tvb(16, 4))
+    subtree:add(f.chunk_count, tvb(20, 4))
+    local bitmap_item = subtree:add(f.contributors, tvb(24, 8))
+    local members = {}
+    for i = 0, 63 do
+        local word = i < 32 and bitmap_low or bitmap_high
+        if bit32.btest(word, bit32.lshift(1, i % 32)) then
+            bitmap_item:add(f.contributor, tvb(24 + 7 - math.floor(i / 8), 1), i):set_generated()
+            members[#members + 1] = tostring(i)
+        end
+    end
+    subtree:add(f.value_offset, tvb(32, 4))
+    if mtype == TYPE_NACK then
+        subtree:add(f.range_count, tvb(36, 2))
+    else
+        subtree:add(f.value_count, tvb(36, 2))
+    end
+    local checksum_item = subtree:add(f.checksum, tvb(38, 2))
+
+    local type_name = type_names[mtype] or "unknown"
+    pinfo.cols.info = string.format("%s job=%d round=%d clique=%d sender=%d chunk=%d/%d "
+        .. "contributors={%s}", type_name, job, round, clique, sender, chunk_index, chunk_count,
+        table.concat(members, ","))
+    subtree:append_text(string.format(", %s, round %d, sender %d, chunk %d/%d", type_name, round,
+        sender, chunk_index, chunk_count))
+
+    -- The same validity rules as IslandSyncHeader::Deserialize.
+    local problem = nil
+    local item_bytes = 0
+    if magic ~= MAGIC then
+        problem = "bad magic"
+    elseif version ~= VERSION then
+        problem = "unknown version"
+    elseif type_names[mtype] == nil then
+        problem = "unknown type"
+    elseif sender >= 64 or (bitmap_high == 0 and bitmap_low == 0)
+        or count ~= popcount32(bitmap_high) + popcount32(bitmap_low) then
+        problem = "bad sender or contributors"
+    elseif mtype == TYPE_DATA or mtype == TYPE_AGGREGATE then
+        item_bytes = 4
+        local own_low = sender < 32 and bit32.lshift(1, sender) or 0
+        local own_high = sender >= 32 and bit32.lshift(1, sender - 32) or 0
+        if chunk_index >= chunk_count then
+            problem = "chunk index beyond the chunk count"
+        elseif mtype == TYPE_DATA and (bitmap_low ~= own_low or bitmap_high ~= own_high) then
+            problem = "DATA contributors must be exactly the sender"
+        end
+    elseif mtype == TYPE_NACK then
+        item_bytes = 8
+        if chunk_count == 0 or area_count == 0 then
+            problem = "empty NACK"
+        end
+    elseif area_count ~= 0 then
+        problem = "DONE or READY with a value area"
+    end
+    local size = FIXED_SIZE + item_bytes * area_count
+    if problem == nil and size > reported then
+        problem = "value area larger than the datagram"
+    end
+    if problem ~= nil then
+        subtree:add_proto_expert_info(e_malformed, problem)
+        return captured
+    end
+
+    if size <= captured then
+        if checksum_verifies(tvb, size) then
+            subtree:add(f.checksum_status, 1):set_generated()
+        else
+            subtree:add(f.checksum_status, 0):set_generated()
+            checksum_item:add_proto_expert_info(e_checksum)
+        end
+    else
+        subtree:add(f.checksum_status, 2):set_generated()
+    end
+
+    local shown = math.min(area_count, math.floor((captured - FIXED_SIZE) / math.max(item_bytes, 1)))
+    if mtype == TYPE_DATA or mtype == TYPE_AGGREGATE then
+        if area_count > 0 then
+            local values = subtree:add(f.values, tvb(FIXED_SIZE, math.max(0, math.min(size, captured) - FIXED_SIZE)))
+            values:append_text(string.format(": %d at offset %d (%d captured)", area_count,
+                value_offset, shown))
+            for k = 0, shown - 1 do
+                values:add(f.value, tvb(FIXED_SIZE + 4 * k, 4))
+            end
+        end
+        subtree:add(f.model_bytes, reported - FIXED_SIZE):set_generated()
+    elseif mtype == TYPE_NACK then
+        local ranges = subtree:add(f.ranges, tvb(FIXED_SIZE, math.max(0, math.min(size, captured) - FIXED_SIZE)))
+        ranges:append_text(string.format(": %d (%d captured)", area_count, shown))
+        for k = 0, shown - 1 do
+            local begin_chunk = tvb(FIXED_SIZE + 8 * k, 4):uint()
+            local end_chunk = tvb(FIXED_SIZE + 8 * k + 4, 4):uint()
+            local range = ranges:add(tvb(FIXED_SIZE + 8 * k, 8),
+                string.format("Chunks [%d, %d)", begin_chunk, end_chunk))
+            range:add(f.range_begin, tvb(FIXED_SIZE + 8 * k, 4))
+            range:add(f.range_end, tvb(FIXED_SIZE + 8 * k + 4, 4))
+            if begin_chunk >= end_chunk or end_chunk > chunk_count then
+                range:add_proto_expert_info(e_malformed, "bad range")
+            end
+        end
+    end
+    if reported > size then
+        subtree:add(f.padding, reported - size):set_generated()
+    end
+    return captured
+end
+
+-- Heuristic: the magic, the version and a known type (for a transport on another port).
+local function heuristic(tvb, pinfo, tree)
+    if tvb:len() < FIXED_SIZE or tvb(0, 2):uint() ~= MAGIC or tvb(2, 1):uint() ~= VERSION then
+        return false
+    end
+    if type_names[tvb(3, 1):uint()] == nil then
+        return false
+    end
+    wtsync.dissector(tvb, pinfo, tree)
+    return true
+end
+
+local udp_port = DissectorTable.get("udp.port")
+local registered_port = DEFAULT_PORT
+udp_port:add(registered_port, wtsync)
+wtsync:register_heuristic("udp", heuristic)
+
+function wtsync.prefs_changed()
+    if wtsync.prefs.port ~= registered_port then
+        udp_port:remove(registered_port, wtsync)
+        registered_port = wtsync.prefs.port
+        udp_port:add(registered_port, wtsync)
+    end
+end
