@@ -19,18 +19,30 @@
  *     r even: {nyc chi lax} {lon ams fra} {prg tyo sin}
  *     r odd:  {nyc lon prg} {chi ams tyo} {lax fra sin}
  *
+ *   --mode: how a clique exchanges (MODEL.md's capability modes)
+ *     unicast      a copy to each other member
+ *     multicast    one copy to the clique's group (232.1.0.0/16); the routers replicate it
+ *                  along the source tree (PimMulticastHelper); repairs by unicast
+ *     aggregation  unicast copies; the in-line FPGA on each router port facing an island
+ *                  (AggregatorNetDevice, --fpga* knobs) sums them into one aggregate per chunk
+ *     both         multicast copies, summed by each receiver's FPGA
+ *
  * The results JSON holds the configuration, per-round times (with MODEL.md's T_comm), bytes per
- * directed link and per island, the verification of every clique average against a shadow copy,
- * loss and consensus over simulated time, and the colocated reference.
+ * directed link (replication visible) and per island, the FPGA counters per city, the
+ * verification of every clique average against a shadow copy, loss and consensus over simulated
+ * time, and the colocated reference.
  *
  * Usage: wan-training-simulate --topology=FILE [--schedule=FILE | --scheduleKind=KIND]
- *          [--mode=unicast] [--modelBytes=N] [--rounds=N] [--seed=N] [--loss=P]
- *          [--out=FILE.json] [--pcap=DIR] ...   (--help lists every knob)
+ *          [--mode=unicast|multicast|aggregation|both] [--modelBytes=N] [--rounds=N]
+ *          [--seed=N] [--loss=P] [--out=FILE.json] [--pcap=DIR] ...   (--help lists every knob)
  * Exit status: 0 every round completed and verified, 1 input error, 2 verification failed.
  */
 
+#include "aggregator-helper.h"
+#include "aggregator-net-device.h"
 #include "clique-schedule.h"
 #include "link-load-model.h"
+#include "pim-multicast-helper.h"
 #include "training-helper.h"
 #include "training-island-application.h"
 #include "training-results.h"
@@ -43,9 +55,11 @@
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
-#include "ns3/point-to-point-helper.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -219,12 +233,19 @@ Run(int argc, char** argv)
     std::string lossText = "0";
     std::string streamRateText = "0";
     std::string nackTimeoutText = "5ms";
+    std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
+    std::string fpgaSlotsText = "65536";
+    std::string fpgaTimeoutText = "500ms";
+    std::string fpgaDelayText = "500ns";
+    std::string fpgaLineRateText = "1000";
     std::string outFile;
     std::string pcapDir;
+    std::string pcapSnaplenText = "65535";
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Simulate training islands that average real parameters in cliques over a WAN "
-              "(UDP chunks, paced at the bottleneck share, NACK repair) and write a results "
+              "(UDP chunks, paced at the bottleneck share, NACK repair; unicast, multicast along "
+              "PIM source trees, in-line FPGA aggregation, or both) and write a results "
               "JSON.\nExit status: 0 every round completed and verified, 1 input error, 2 "
               "verification failed.");
     cmd.AddValue("topology", "topology JSON file (required)", topologyFile);
@@ -234,7 +255,7 @@ Run(int argc, char** argv)
                  "generated schedule: allreduce, pairs, latin (nine islands) or regional",
                  scheduleKind);
     cmd.AddValue("cliqueSize", "target clique size of --scheduleKind=regional", cliqueSizeText);
-    cmd.AddValue("mode", "capability mode (implemented: unicast)", modeText);
+    cmd.AddValue("mode", "capability mode: unicast, multicast, aggregation or both", modeText);
     cmd.AddValue("modelBytes", "simulated model size S in bytes (e.g. 1000000000)", modelBytesText);
     cmd.AddValue("chunkBytes",
                  "model bytes per chunk, a multiple of 4; 0 fills the path MTU",
@@ -251,8 +272,28 @@ Run(int argc, char** argv)
                  "pacing rate of every stream in Gbps; 0 uses the bottleneck share",
                  streamRateText);
     cmd.AddValue("nackTimeout", "stall time before a NACK (s, ms, us, ns)", nackTimeoutText);
+    cmd.AddValue("groupRange",
+                 "multicast and both modes: the group range, a network inside 224.0.0.0/4",
+                 groupRange);
+    cmd.AddValue("fpgaSlots",
+                 "aggregation and both modes: chunks each FPGA sums at once (0: every "
+                 "contribution passes through)",
+                 fpgaSlotsText);
+    cmd.AddValue("fpgaTimeout",
+                 "aggregation and both modes: an incomplete FPGA slot leaves as a partial "
+                 "aggregate this long after it opened (s, ms, us, ns)",
+                 fpgaTimeoutText);
+    cmd.AddValue("fpgaDelay",
+                 "aggregation and both modes: the FPGA pipeline's processing delay (s, ms, us, ns)",
+                 fpgaDelayText);
+    cmd.AddValue("fpgaLineRateGbps",
+                 "aggregation and both modes: the FPGA pipeline's throughput in Gbps",
+                 fpgaLineRateText);
     cmd.AddValue("out", "write the results JSON to this file (none if empty)", outFile);
     cmd.AddValue("pcap", "write one pcap per device into this directory (none if empty)", pcapDir);
+    cmd.AddValue("pcapSnaplen",
+                 "bytes of each frame kept in the pcap files, in [70, 65535] (70: headers only)",
+                 pcapSnaplenText);
     cmd.Parse(argc, argv);
 
     // Validate every value before building anything.
@@ -278,12 +319,29 @@ Run(int argc, char** argv)
     {
         throw WanInputError(PROGRAM, "--mode", error.GetReason());
     }
-    if (mode != CapabilityMode::UNICAST)
+    if (mode == CapabilityMode::RING || mode == CapabilityMode::TREE)
     {
         throw WanInputError(PROGRAM,
                             "--mode",
                             "mode '" + modeText +
-                                "' is not implemented yet (implemented: unicast)");
+                                "' is not simulated (simulated: unicast, multicast, aggregation, "
+                                "both)");
+    }
+    const bool multicast = mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+    const bool aggregated = mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+    if (multicast && !topology.HasMulticast())
+    {
+        throw WanInputError(PROGRAM,
+                            "--mode",
+                            "mode '" + modeText + "' needs multicast, but topology '" +
+                                topology.GetName() + "' has capabilities.multicast false");
+    }
+    if (aggregated && !topology.HasAggregation())
+    {
+        throw WanInputError(PROGRAM,
+                            "--mode",
+                            "mode '" + modeText + "' needs in-line aggregation, but topology '" +
+                                topology.GetName() + "' has capabilities.aggregation false");
     }
     uint64_t modelBytes = ParseUnsigned("--modelBytes", modelBytesText, 1, uint64_t{1} << 50);
     uint32_t parameterCount = static_cast<uint32_t>(
@@ -306,6 +364,13 @@ Run(int argc, char** argv)
     double loss = ParseNumber("--loss", lossText, 0, 0.5, false);
     double streamRateGbps = ParseNumber("--streamRateGbps", streamRateText, 0, 1e4, false);
     Time nackTimeout = ParseDuration("--nackTimeout", nackTimeoutText, false);
+    uint32_t fpgaSlots = static_cast<uint32_t>(
+        ParseUnsigned("--fpgaSlots", fpgaSlotsText, 0, std::numeric_limits<uint32_t>::max()));
+    Time fpgaTimeout = ParseDuration("--fpgaTimeout", fpgaTimeoutText, false);
+    Time fpgaDelay = ParseDuration("--fpgaDelay", fpgaDelayText, true);
+    double fpgaLineRateGbps = ParseNumber("--fpgaLineRateGbps", fpgaLineRateText, 1e-3, 1e6, false);
+    uint32_t pcapSnaplen =
+        static_cast<uint32_t>(ParseUnsigned("--pcapSnaplen", pcapSnaplenText, 70, 65535));
 
     CliqueSchedule schedule = CliqueSchedule::AllReduce(n);
     std::string scheduleName;
@@ -410,14 +475,49 @@ Run(int argc, char** argv)
     RngSeedManager::SetSeed(static_cast<uint32_t>(seed));
     RngSeedManager::SetRun(1);
 
+    const uint16_t jobId = 1;
     WanTopologyHelper scenario(topology);
+    AggregatorHelper aggregators;
+    if (aggregated)
+    {
+        // The FPGA is the router's access device itself: placed before the links are built.
+        aggregators.SetAttribute("SlotCount", UintegerValue(fpgaSlots));
+        aggregators.SetAttribute("Timeout", TimeValue(fpgaTimeout));
+        aggregators.SetAttribute("ProcessingDelay", TimeValue(fpgaDelay));
+        aggregators.SetAttribute(
+            "LineRate",
+            DataRateValue(DataRate(static_cast<uint64_t>(std::llround(fpgaLineRateGbps * 1e9)))));
+        aggregators.Install(scenario);
+    }
     scenario.Install();
+    if (aggregated)
+    {
+        aggregators.SetSchedule(scenario, schedule, jobId);
+    }
+    PimMulticastHelper pim(scenario);
+    if (multicast)
+    {
+        try
+        {
+            pim.SetGroupRange(groupRange);
+            pim.InstallSchedule(schedule);
+        }
+        catch (const WanInputError& error)
+        {
+            throw WanInputError(PROGRAM, "--groupRange", error.GetReason());
+        }
+    }
     if (loss > 0)
     {
         TrainingHelper::SetWanPacketErrorRate(scenario, loss, 0);
     }
     TrainingHelper training(scenario, schedule);
     training.SetMode(mode);
+    if (multicast)
+    {
+        training.SetMulticast(pim);
+    }
+    training.SetAttribute("JobId", UintegerValue(jobId));
     training.SetAttribute("Rounds", UintegerValue(rounds));
     training.SetAttribute("ModelBytes", UintegerValue(modelBytes));
     training.SetAttribute("ChunkBytes", UintegerValue(chunkBytes));
@@ -435,13 +535,20 @@ Run(int argc, char** argv)
 
     if (!pcapDir.empty())
     {
-        PointToPointHelper pcap;
+        // One capture per directed link on its transmitting device, hooked as
+        // PointToPointHelper::EnablePcap does (PromiscSniffer), cut to pcapSnaplen bytes.
+        PcapHelper pcap;
         for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
         {
             std::string file =
                 (std::filesystem::path(pcapDir) / PcapFileName(topology.GetDirectedLinkName(d)))
                     .string();
-            pcap.EnablePcap(file, scenario.GetTxDevice(d), false, true);
+            Ptr<PcapFileWrapper> wrapper =
+                pcap.CreateFile(file, std::ios::out, PcapHelper::DLT_PPP, pcapSnaplen);
+            pcap.HookDefaultSink<PointToPointNetDevice>(
+                DynamicCast<PointToPointNetDevice>(scenario.GetTxDevice(d)),
+                "PromiscSniffer",
+                wrapper);
         }
     }
 
@@ -466,8 +573,22 @@ Run(int argc, char** argv)
         {"stream_rate_gbps", streamRateGbps},
         {"nack_timeout_s", nackTimeout.GetSeconds()},
         {"port", TrainingIslandApplication::DEFAULT_PORT},
+        {"job_id", jobId},
         {"pcap", pcapDir},
+        {"pcap_snaplen", pcapSnaplen},
     };
+    if (multicast)
+    {
+        config["group_range"] = groupRange;
+        config["multicast_ttl"] = pim.GetMulticastTtl();
+    }
+    if (aggregated)
+    {
+        config["fpga"] = {{"slot_count", fpgaSlots},
+                          {"timeout_s", fpgaTimeout.GetSeconds()},
+                          {"processing_delay_s", fpgaDelay.GetSeconds()},
+                          {"line_rate_gbps", fpgaLineRateGbps}};
+    }
     results.SetConfigJson(config.dump());
 
     Simulator::Run();
@@ -497,6 +618,23 @@ Run(int argc, char** argv)
     if (!outFile.empty())
     {
         std::cout << "  results: " << outFile << "\n";
+    }
+    if (aggregated)
+    {
+        uint64_t aggregates = 0;
+        uint64_t timeouts = 0;
+        uint64_t passThroughs = 0;
+        uint32_t highWater = 0;
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            Ptr<AggregatorNetDevice> fpga = scenario.GetAggregator(i);
+            aggregates += fpga->GetAggregatesOut();
+            timeouts += fpga->GetTimeouts();
+            passThroughs += fpga->GetPassThroughs();
+            highWater = std::max(highWater, fpga->GetSlotHighWaterMark());
+        }
+        std::cout << "  FPGAs: " << aggregates << " aggregates (" << timeouts << " partial), "
+                  << passThroughs << " pass-throughs, at most " << highWater << " slots in use\n";
     }
     for (uint32_t i = 0; i < n; ++i)
     {

@@ -200,8 +200,8 @@ struct PimMulticastHelper::State : public std::enable_shared_from_this<PimMultic
      */
     void PruneNow(uint64_t index, uint32_t member);
     /**
-     * @brief Let an island deliver multicast to its sockets (wrap its Ipv4StaticRouting in an
-     * Ipv4ListRouting unless it runs one).
+     * @brief Abort unless an island delivers multicast to its sockets (it runs an
+     * Ipv4ListRouting with an Ipv4StaticRouting inside, as WanTopologyHelper installs).
      * @param island the island's city index
      */
     void EnsureLocalDelivery(uint32_t island);
@@ -408,67 +408,21 @@ PimMulticastHelper::State::EnsureLocalDelivery(uint32_t island)
     {
         return;
     }
+    // WanTopologyHelper gives every island an Ipv4ListRouting (around its Ipv4StaticRouting),
+    // the only ns-3.37 routing protocol that hands multicast datagrams to the node's sockets.
     Ptr<Ipv4> ipv4 = islands[island]->GetObject<Ipv4>();
     Ptr<Ipv4RoutingProtocol> current = ipv4->GetRoutingProtocol();
-    if (!DynamicCast<Ipv4ListRouting>(current))
-    {
-        Ptr<Ipv4StaticRouting> old = DynamicCast<Ipv4StaticRouting>(current);
-        NS_ABORT_MSG_UNLESS(old,
-                            "PimMulticastHelper: island "
-                                << topology.GetCity(island).id << " runs "
-                                << (current ? current->GetInstanceTypeId().GetName() : "no routing")
-                                << "; expected Ipv4StaticRouting or Ipv4ListRouting");
-        NS_LOG_INFO("island " << topology.GetCity(island).id
-                              << ": Ipv4StaticRouting wrapped in an Ipv4ListRouting");
-        Ptr<Ipv4StaticRouting> copy = CreateObject<Ipv4StaticRouting>();
-        Ptr<Ipv4ListRouting> list = CreateObject<Ipv4ListRouting>();
-        list->AddRoutingProtocol(copy, 0);
-        // The copy learns the interface routes from the interfaces themselves.
-        ipv4->SetRoutingProtocol(list);
-        for (uint32_t i = 0; i < old->GetNRoutes(); ++i)
-        {
-            Ipv4RoutingTableEntry route = old->GetRoute(i);
-            uint32_t metric = old->GetMetric(i);
-            bool present = false;
-            for (uint32_t k = 0; k < copy->GetNRoutes() && !present; ++k)
-            {
-                Ipv4RoutingTableEntry other = copy->GetRoute(k);
-                present = other.GetDestNetwork() == route.GetDestNetwork() &&
-                          other.GetDestNetworkMask() == route.GetDestNetworkMask() &&
-                          other.GetGateway() == route.GetGateway() &&
-                          other.GetInterface() == route.GetInterface() &&
-                          copy->GetMetric(k) == metric;
-            }
-            if (present)
-            {
-                continue;
-            }
-            if (route.IsGateway())
-            {
-                copy->AddNetworkRouteTo(route.GetDestNetwork(),
-                                        route.GetDestNetworkMask(),
-                                        route.GetGateway(),
-                                        route.GetInterface(),
-                                        metric);
-            }
-            else
-            {
-                copy->AddNetworkRouteTo(route.GetDestNetwork(),
-                                        route.GetDestNetworkMask(),
-                                        route.GetInterface(),
-                                        metric);
-            }
-        }
-        for (uint32_t i = 0; i < old->GetNMulticastRoutes(); ++i)
-        {
-            Ipv4MulticastRoutingTableEntry route = old->GetMulticastRoute(i);
-            copy->AddMulticastRoute(route.GetOrigin(),
-                                    route.GetGroup(),
-                                    route.GetInputInterface(),
-                                    route.GetOutputInterfaces());
-        }
-        old->Dispose();
-    }
+    NS_ABORT_MSG_UNLESS(DynamicCast<Ipv4ListRouting>(current),
+                        "PimMulticastHelper: island "
+                            << topology.GetCity(island).id << " runs "
+                            << (current ? current->GetInstanceTypeId().GetName() : "no routing")
+                            << ", which does not deliver multicast to its sockets; islands need "
+                               "an Ipv4ListRouting (WanTopologyHelper installs one)");
+    Ipv4StaticRoutingHelper helper;
+    NS_ABORT_MSG_UNLESS(helper.GetStaticRouting(ipv4),
+                        "PimMulticastHelper: island " << topology.GetCity(island).id
+                                                      << " has no Ipv4StaticRouting in its "
+                                                         "Ipv4ListRouting");
     localDelivery.insert(island);
 }
 

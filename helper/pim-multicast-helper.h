@@ -46,11 +46,10 @@ class WanTopologyHelper;
  * route drops the packet (no route): routers never answer multicast with ICMP, and a bare
  * Ipv4StaticRouting never delivers multicast to the router's own sockets. Local delivery of
  * multicast happens only in Ipv4ListRouting (every multicast datagram that reaches the node is
- * handed to its transport, then the list's protocols may forward it). The islands of
- * WanTopologyHelper run a bare Ipv4StaticRouting, so when an island first becomes a member the
- * helper gives it an Ipv4ListRouting holding, at priority 0, an Ipv4StaticRouting with the same
- * unicast and multicast routes (Ipv4StaticRoutingHelper::GetStaticRouting finds it as before).
- * An island that already runs an Ipv4ListRouting is left as it is. Routers are never changed.
+ * handed to its transport, then the list's protocols may forward it). WanTopologyHelper therefore
+ * gives every island an Ipv4ListRouting with its Ipv4StaticRouting at priority 0 (routers keep a
+ * bare Ipv4StaticRouting); the helper checks this when an island becomes a member and aborts
+ * with a message otherwise. It never changes any node's routing protocol.
  *
  * **Groups.** The group of (round slot r, clique index c in round r, source s) is
  *   network + (r x N + c) x N + s

@@ -6,6 +6,8 @@
 
 #include "training-helper.h"
 
+#include "aggregator-net-device.h"
+#include "pim-multicast-helper.h"
 #include "training-island-application.h"
 #include "wan-topology-helper.h"
 
@@ -16,6 +18,8 @@
 #include "ns3/names.h"
 #include "ns3/net-device.h"
 #include "ns3/pointer.h"
+
+#include <algorithm>
 
 namespace ns3
 {
@@ -35,6 +39,13 @@ TrainingHelper::TrainingHelper(const WanTopologyHelper& scenario, const CliqueSc
     for (uint32_t city = 0; city < m_topology->GetNCities(); ++city)
     {
         m_addresses.push_back(scenario.GetIslandAddress(city));
+        Ptr<AggregatorNetDevice> fpga = scenario.GetAggregator(city);
+        TimeValue timeout(Seconds(-1));
+        if (fpga)
+        {
+            fpga->GetAttribute("Timeout", timeout);
+        }
+        m_aggregatorTimeouts.push_back(timeout.Get());
     }
     m_factory.SetTypeId(TrainingIslandApplication::GetTypeId());
 }
@@ -49,6 +60,48 @@ void
 TrainingHelper::SetMode(CapabilityMode mode)
 {
     m_factory.Set("Mode", EnumValue(static_cast<int>(mode)));
+}
+
+void
+TrainingHelper::SetMulticast(const PimMulticastHelper& pim)
+{
+    NS_LOG_FUNCTION(this);
+    const uint32_t n = m_topology->GetNCities();
+    m_groups.assign(n, std::vector<Ipv4Address>(m_schedule->GetNRounds(), Ipv4Address()));
+    for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
+    {
+        const CliqueSchedule::Round& round = m_schedule->GetRound(r);
+        for (uint32_t c = 0; c < round.size(); ++c)
+        {
+            if (round[c].size() < 2)
+            {
+                continue;
+            }
+            for (uint32_t source : round[c])
+            {
+                PimMulticastHelper::SourceTree tree = pim.GetTree(r, c, source);
+                std::vector<uint32_t> others;
+                for (uint32_t member : round[c])
+                {
+                    if (member != source)
+                    {
+                        others.push_back(member);
+                    }
+                }
+                std::sort(others.begin(), others.end());
+                NS_ABORT_MSG_UNLESS(
+                    tree.members == others,
+                    "TrainingHelper::SetMulticast: the group "
+                        << tree.group << " of island " << m_topology->GetCity(source).id
+                        << " (schedule round " << r << ", clique " << c << ") reaches "
+                        << tree.members.size() << " islands, not the " << others.size()
+                        << " other members of its clique; call "
+                           "PimMulticastHelper::InstallSchedule(schedule) first");
+                m_groups[source][r] = tree.group;
+            }
+        }
+    }
+    m_multicastTtl = pim.GetMulticastTtl();
 }
 
 ApplicationContainer
@@ -95,6 +148,37 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
                                                      << " is not an island of the scenario");
     Ptr<TrainingIslandApplication> app = m_factory.Create<TrainingIslandApplication>();
     app->SetScenario(city, m_topology, m_schedule, m_addresses);
+    const CapabilityMode mode = app->GetMode();
+    const std::string& id = m_topology->GetCity(city).id;
+    if (mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH)
+    {
+        NS_ABORT_MSG_IF(m_multicastTtl == 0,
+                        "TrainingHelper::Install: mode '"
+                            << CapabilityModeToString(mode)
+                            << "' needs the multicast groups: call SetMulticast(pim) after "
+                               "pim.InstallSchedule(schedule)");
+        app->SetMulticastGroups(m_groups[city], m_multicastTtl);
+    }
+    if (mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH)
+    {
+        bool active = false;
+        for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
+        {
+            uint32_t c = m_schedule->GetCliqueOf(r, city);
+            active =
+                active || (c != CliqueSchedule::IDLE && m_schedule->GetRound(r)[c].size() >= 2);
+        }
+        NS_ABORT_MSG_IF(active && m_aggregatorTimeouts[city].IsNegative(),
+                        "TrainingHelper::Install: mode '"
+                            << CapabilityModeToString(mode) << "' needs an in-line FPGA in city "
+                            << id
+                            << " (AggregatorHelper::Install(scenario) before "
+                               "WanTopologyHelper::Install())");
+        if (!m_aggregatorTimeouts[city].IsNegative())
+        {
+            app->SetAttribute("AggregationTimeout", TimeValue(m_aggregatorTimeouts[city]));
+        }
+    }
     node->AddApplication(app);
     return app;
 }

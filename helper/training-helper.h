@@ -15,6 +15,7 @@
 #include "ns3/attribute.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 
 #include <cstdint>
@@ -25,6 +26,7 @@
 namespace ns3
 {
 
+class PimMulticastHelper;
 class WanTopologyHelper;
 
 /**
@@ -35,11 +37,27 @@ class WanTopologyHelper;
  * addresses; the attributes set here (ModelBytes, Rounds, LocalSteps, ...) apply to every
  * application installed afterwards.
  *
+ * The capability mode decides what else the scenario needs (MODEL.md's modes):
+ * - multicast and both: the schedule's source trees (PimMulticastHelper::InstallSchedule) and
+ *   SetMulticast(pim), which hands every application the group it sends to in each schedule
+ *   round (PimMulticastHelper::GetGroup(round, clique, island)) and the multicast TTL, so the
+ *   model does not depend on the helper;
+ * - aggregation and both: an in-line FPGA in every city (AggregatorHelper::Install before
+ *   WanTopologyHelper::Install, AggregatorHelper::SetSchedule after it, before the simulation
+ *   runs). Install() aborts when an island of a clique has no FPGA, and sets each
+ *   application's AggregationTimeout to its FPGA's Timeout.
+ *
  * @code
  *   WanTopologyHelper scenario(topology);
+ *   AggregatorHelper aggregators;                 // aggregation and both modes
+ *   aggregators.Install(scenario);
  *   scenario.Install();
- *   TrainingHelper training(scenario, CliqueSchedule::RoundRobinPairs(9));
- *   training.SetMode(CapabilityMode::UNICAST);
+ *   aggregators.SetSchedule(scenario, schedule, 1);
+ *   PimMulticastHelper pim(scenario);             // multicast and both modes
+ *   pim.InstallSchedule(schedule);
+ *   TrainingHelper training(scenario, schedule);
+ *   training.SetMode(CapabilityMode::BOTH);
+ *   training.SetMulticast(pim);
  *   training.SetAttribute("ModelBytes", UintegerValue(100000000));
  *   ApplicationContainer apps = training.Install();
  * @endcode
@@ -66,6 +84,18 @@ class TrainingHelper
      * @param mode the mode
      */
     void SetMode(CapabilityMode mode);
+
+    /**
+     * @brief Take the multicast groups of the schedule from an installed PimMulticastHelper
+     * (needed in multicast and both modes, ignored otherwise).
+     *
+     * For every schedule round and every island in a clique of two or more, the group is
+     * pim.GetGroup(round, clique, island); the helper checks that the group's tree reaches
+     * exactly the other members of the clique (call pim.InstallSchedule(schedule) first) and
+     * aborts otherwise. The TTL is pim.GetMulticastTtl().
+     * @param pim the multicast helper of the same scenario
+     */
+    void SetMulticast(const PimMulticastHelper& pim);
 
     /** @return one application on every island, in city order */
     ApplicationContainer Install() const;
@@ -107,8 +137,11 @@ class TrainingHelper
      */
     Ptr<Application> InstallPriv(Ptr<Node> node) const;
 
-    ObjectFactory m_factory;                          //!< application factory
-    std::shared_ptr<const WanTopology> m_topology;    //!< the scenario's topology
+    ObjectFactory m_factory;                        //!< application factory
+    std::vector<std::vector<Ipv4Address>> m_groups; //!< [island][schedule round] its group
+    uint8_t m_multicastTtl{0};                      //!< multicast TTL (0: SetMulticast not called)
+    std::vector<Time> m_aggregatorTimeouts;         //!< FPGA Timeout by city (negative: none)
+    std::shared_ptr<const WanTopology> m_topology;  //!< the scenario's topology
     std::shared_ptr<const CliqueSchedule> m_schedule; //!< the schedule
     std::vector<Ipv4Address> m_addresses;             //!< island address by city
     NodeContainer m_islands;                          //!< island node by city

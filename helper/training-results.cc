@@ -6,6 +6,7 @@
 
 #include "training-results.h"
 
+#include "aggregator-net-device.h"
 #include "schedule-metrics.h"
 #include "training-island-application.h"
 #include "wan-input-error.h"
@@ -76,6 +77,7 @@ TrainingResults::TrainingResults(const WanTopologyHelper& scenario,
                                                         << m_topology.GetCity(i).id);
         m_apps.push_back(app);
         m_objectives.push_back(app->GetObjective());
+        m_aggregators.push_back(scenario.GetAggregator(i));
     }
     m_rounds = m_apps.front()->GetRounds();
     UintegerValue port;
@@ -298,6 +300,8 @@ TrainingResults::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
     if (sync.GetType() == IslandSyncHeader::DATA || sync.GetType() == IslandSyncHeader::AGGREGATE)
     {
         counters.modelBytes += copy->GetSize() - IslandSyncHeader::FIXED_SIZE;
+        ++(sync.GetType() == IslandSyncHeader::DATA ? counters.dataPackets
+                                                    : counters.aggregatePackets);
     }
 }
 
@@ -523,10 +527,49 @@ TrainingResults::ToJson() const
         links[m_topology.GetDirectedLinkName(d)] = {{"packets", c.packets},
                                                     {"bytes", c.bytes},
                                                     {"model_bytes", c.modelBytes},
+                                                    {"model_streams", c.modelBytes / modelBytes},
+                                                    {"data_packets", c.dataPackets},
+                                                    {"aggregate_packets", c.aggregatePackets},
                                                     {"error_drops", c.errorDrops},
                                                     {"queue_drops", c.queueDrops}};
     }
     doc["links"] = links;
+    doc["links_definition"] =
+        "per directed link, what its transmitting device sent: packets and bytes on the wire "
+        "(PPP header included); model_bytes = values and padding of DATA and AGGREGATE chunks "
+        "(repairs included); model_streams = model_bytes / model_bytes per contribution, "
+        "summed over all rounds; data_packets and aggregate_packets count those chunks";
+
+    json fpga = json::object();
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<AggregatorNetDevice> device = m_aggregators[i];
+        if (!device)
+        {
+            continue;
+        }
+        json reasons = json::object();
+        for (uint32_t k = 0; k < AggregatorNetDevice::N_PASS_REASONS; ++k)
+        {
+            auto reason = static_cast<AggregatorNetDevice::PassReason>(k);
+            reasons[AggregatorNetDevice::PassReasonToString(reason)] =
+                device->GetPassThroughs(reason);
+        }
+        UintegerValue slots;
+        device->GetAttribute("SlotCount", slots);
+        fpga[m_topology.GetCity(i).id] = {
+            {"contributions_in", device->GetContributionsIn()},
+            {"contributions_summed", device->GetContributionsSummed()},
+            {"duplicates", device->GetDuplicates()},
+            {"aggregates_out", device->GetAggregatesOut()},
+            {"timeouts", device->GetTimeouts()},
+            {"pass_throughs", device->GetPassThroughs()},
+            {"pass_throughs_by_reason", reasons},
+            {"slot_count", slots.Get()},
+            {"slot_high_water_mark", device->GetSlotHighWaterMark()},
+            {"outbox_high_water_mark", device->GetOutboxHighWaterMark()}};
+    }
+    doc["fpga"] = fpga;
 
     json islands = json::object();
     for (uint32_t i = 0; i < n; ++i)
@@ -621,12 +664,27 @@ TrainingResults::ToJson() const
     {
         failed += app->GetFailure().empty() ? 0 : 1;
     }
+    uint64_t aggregates = 0;
+    uint64_t partials = 0;
+    uint64_t passThroughs = 0;
+    for (const auto& device : m_aggregators)
+    {
+        if (device)
+        {
+            aggregates += device->GetAggregatesOut();
+            partials += device->GetTimeouts();
+            passThroughs += device->GetPassThroughs();
+        }
+    }
     doc["summary"] = {{"complete", IsComplete()},
                       {"failed_islands", failed},
                       {"training_time_s", lastEnd},
                       {"repairs", repairs},
                       {"error_drops", drops},
                       {"queue_drops", queueDrops},
+                      {"fpga_aggregates", aggregates},
+                      {"fpga_partial_aggregates", partials},
+                      {"fpga_pass_throughs", passThroughs},
                       {"final_loss", m_samples.back().loss},
                       {"final_consensus", m_samples.back().consensus}};
     return doc.dump(2);

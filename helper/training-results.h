@@ -7,6 +7,7 @@
 #ifndef TRAINING_RESULTS_H
 #define TRAINING_RESULTS_H
 
+#include "aggregator-net-device.h"
 #include "clique-schedule.h"
 #include "island-sync-header.h"
 #include "local-objective.h"
@@ -43,7 +44,13 @@ class QueueDiscItem;
  * - per directed link (from PhyTxBegin of WanTopologyHelper::GetTxDevice(d)): packets and bytes
  *   on the wire (PPP header included) and model bytes (the payload of DATA/AGGREGATE chunks
  *   after the fixed IslandSyncHeader: values plus padding, so one stream of a model of S bytes
- *   adds exactly S); packets lost to the receive error model and dropped by queues;
+ *   adds exactly S); the DATA and AGGREGATE packets among them; packets lost to the receive
+ *   error model and dropped by queues. A multicast chunk is counted on every link of its source
+ *   tree (once per copy the routers make: replication is visible per link), an FPGA's
+ *   aggregate on its island's :down link (the contributions it absorbed never cross it);
+ * - per city with an in-line FPGA (AggregatorNetDevice), its counters at the end of the run:
+ *   contributions in and summed, duplicates, aggregates out, partial aggregates (timeouts),
+ *   pass-throughs by reason, slot and outbox high-water marks;
  * - per island: model bytes sent and received, chunks resent (repairs), NACKs sent;
  * - verification: at exchange start it keeps a shadow copy of every member's contribution;
  *   when a member ends the round its new parameters are compared with the double-precision
@@ -63,11 +70,13 @@ class TrainingResults
     /** Traffic of one directed link. */
     struct LinkCounters
     {
-        uint64_t packets{0};    //!< packets transmitted
-        uint64_t bytes{0};      //!< bytes on the wire (PPP header included)
-        uint64_t modelBytes{0}; //!< model payload bytes of chunk packets
-        uint64_t errorDrops{0}; //!< packets lost to the receive error model
-        uint64_t queueDrops{0}; //!< packets dropped by the device queue or queue disc
+        uint64_t packets{0};          //!< packets transmitted
+        uint64_t bytes{0};            //!< bytes on the wire (PPP header included)
+        uint64_t modelBytes{0};       //!< model payload bytes of chunk packets
+        uint64_t dataPackets{0};      //!< DATA packets (contributions, repairs)
+        uint64_t aggregatePackets{0}; //!< AGGREGATE packets
+        uint64_t errorDrops{0};       //!< packets lost to the receive error model
+        uint64_t queueDrops{0};       //!< packets dropped by the device queue or queue disc
     };
 
     /** Traffic and repairs of one island. */
@@ -240,6 +249,7 @@ class TrainingResults
     WanTopology m_topology;                                    //!< the topology
     CliqueSchedule m_schedule;                                 //!< the schedule
     std::vector<Ptr<TrainingIslandApplication>> m_apps;        //!< by city
+    std::vector<Ptr<AggregatorNetDevice>> m_aggregators;       //!< by city (null: no FPGA)
     std::vector<LocalObjective> m_objectives;                  //!< by city
     std::vector<double> m_meanA;                               //!< mean_i a_id
     std::vector<double> m_meanAB;                              //!< mean_i a_id b_id

@@ -13,6 +13,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-header.h"
+#include "ns3/ipv4-list-routing-helper.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -146,11 +147,19 @@ WanTopologyHelper::Install()
     m_installed = true;
     CreateNodes();
 
-    InternetStackHelper internet;
-    internet.SetIpv6StackInstall(false);
-    internet.SetRoutingHelper(Ipv4StaticRoutingHelper());
-    internet.Install(m_routers);
-    internet.Install(m_islands);
+    // Routers: a bare Ipv4StaticRouting (unicast routes, and the multicast routes of
+    // PimMulticastHelper). Islands: Ipv4StaticRouting at priority 0 inside an Ipv4ListRouting,
+    // because in ns-3.37 only Ipv4ListRouting hands multicast datagrams to the node's sockets.
+    InternetStackHelper routerStack;
+    routerStack.SetIpv6StackInstall(false);
+    routerStack.SetRoutingHelper(Ipv4StaticRoutingHelper());
+    routerStack.Install(m_routers);
+    Ipv4ListRoutingHelper islandRouting;
+    islandRouting.Add(Ipv4StaticRoutingHelper(), 0);
+    InternetStackHelper islandStack;
+    islandStack.SetIpv6StackInstall(false);
+    islandStack.SetRoutingHelper(islandRouting);
+    islandStack.Install(m_islands);
 
     CreateLinks();
     InstallRoutes();

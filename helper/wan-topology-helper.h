@@ -40,7 +40,14 @@ class AggregatorNetDevice;
  *
  * and for every WAN link a point-to-point link between the two routers with the JSON's
  * `capacity_gbps` (DataRate), `latency_ms` (Delay) and `mtu_bytes` (Mtu). Every node gets an
- * IPv4-only InternetStack whose routing protocol is Ipv4StaticRouting (no global routing).
+ * IPv4-only InternetStack with static routing only (no global routing):
+ * - routers run a bare Ipv4StaticRouting (the unicast routes below, and the multicast routes
+ *   PimMulticastHelper adds);
+ * - islands run an Ipv4ListRouting holding one Ipv4StaticRouting at priority 0. In ns-3.37 only
+ *   Ipv4ListRouting delivers a multicast datagram to the node's own sockets (a bare
+ *   Ipv4StaticRouting only forwards multicast), so this is what lets an island receive its
+ *   clique's multicast groups. Ipv4StaticRoutingHelper::GetStaticRouting finds the inner
+ *   Ipv4StaticRouting as usual.
  *
  * Addresses (every link is a /30; the lower address belongs to the first endpoint):
  * - WAN link l: network 10.0.0.0 + 4 l; city `a` of the link gets network + 1, city `b`

@@ -109,8 +109,11 @@ namespace ns3
  * 65536) should cover it and `Timeout` (default 500 ms) exceed the skew, or chunks leave as
  * pass-throughs or partial aggregates (still exact, but more ingress than one stream).
  * Contributors of a clique should therefore send toward a member at the same pace and start
- * together. The memory for closed chunks is outside the slots: index intervals per (job, round,
- * clique), one interval when chunks complete in order.
+ * together; TrainingIslandApplication does so in aggregation and both modes (one common pacing
+ * rate per clique, streams started once every member has announced the round) and waits about
+ * Timeout before it NACKs a gap (its AggregationTimeout). The memory for closed chunks is outside
+ * the slots: index intervals per (job, round, clique), one interval when chunks complete in
+ * order.
  */
 class AggregatorNetDevice : public PointToPointNetDevice
 {

@@ -27,7 +27,8 @@ namespace ns3
  *   size is zero-filled packet payload after the header.
  * - AGGREGATE: the same layout, but the values are the sum of the chunks of several islands
  *   (the contributor bitmap names them, the contributor count counts them). Written by an
- *   in-line aggregator; receivers treat it as the contribution of every named island.
+ *   in-line aggregator (AggregatorNetDevice), whose sender field is its own city (the index of
+ *   the island it faces); receivers treat it as the contribution of every named island.
  * - NACK: a receiver asks the contributors named in the bitmap to resend chunk ranges; the
  *   value area holds the ranges, half-open [begin, end) chunk indices, as pairs of uint32.
  * - DONE: a receiver holds every chunk of the contributors named in the bitmap.
@@ -107,7 +108,10 @@ class IslandSyncHeader : public Header
     void SetCliqueId(uint16_t cliqueId);
     /** @return the clique index within the round */
     uint16_t GetCliqueId() const;
-    /** @param sender the island that sent the packet (for DATA the contributor itself) */
+    /**
+     * @param sender the island that sent the packet (for DATA the contributor itself, for
+     *        AGGREGATE the city of the FPGA that summed it)
+     */
     void SetSender(uint16_t sender);
     /** @return the island that sent the packet */
     uint16_t GetSender() const;

@@ -127,8 +127,9 @@ TrainingIslandApplication::GetTypeId()
                           MakeUintegerAccessor(&TrainingIslandApplication::m_objectiveSeed),
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute("Mode",
-                          "How a clique exchanges its models (MODEL.md capability modes); only "
-                          "unicast is implemented.",
+                          "How a clique exchanges its models (MODEL.md capability modes): "
+                          "unicast, multicast (needs SetMulticastGroups), aggregation (needs "
+                          "in-line FPGAs) or both; ring and tree are analytic only and rejected.",
                           EnumValue(static_cast<int>(CapabilityMode::UNICAST)),
                           MakeEnumAccessor(&TrainingIslandApplication::SetModeValue,
                                            &TrainingIslandApplication::GetModeValue),
@@ -158,12 +159,22 @@ TrainingIslandApplication::GetTypeId()
                           MakeTimeChecker(MicroSeconds(1)))
             .AddAttribute("CliqueBarrier",
                           "Start the stream toward a member only after that member has "
-                          "announced (READY) the round, i.e. finished its previous round; "
-                          "false starts at once (streams of consecutive rounds may then share "
-                          "an island's links).",
+                          "announced (READY) the round, i.e. finished its previous round (in "
+                          "multicast, aggregation and both modes: every stream only after every "
+                          "member has); false starts at once (streams of consecutive rounds may "
+                          "then share an island's links).",
                           BooleanValue(true),
                           MakeBooleanAccessor(&TrainingIslandApplication::m_cliqueBarrier),
                           MakeBooleanChecker())
+            .AddAttribute("AggregationTimeout",
+                          "Aggregation and both modes: the in-line FPGAs' Timeout. A gap or a "
+                          "first stall waits this long (plus the stall time) before it is "
+                          "NACKed, so that a partial aggregate can name who is missing; a "
+                          "sender's probe waits this long more. TrainingHelper sets it from the "
+                          "island's AggregatorNetDevice.",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&TrainingIslandApplication::m_aggregationTimeout),
+                          MakeTimeChecker(Time(0)))
             .AddAttribute("MaxRepairAttempts",
                           "NACKs or probes of one stream without progress before the "
                           "island gives up (it stops; see the Failed trace).",
@@ -220,7 +231,9 @@ TrainingIslandApplication::TrainingIslandApplication()
       m_mode(CapabilityMode::UNICAST),
       m_cliqueBarrier(true),
       m_maxRepairAttempts(50),
+      m_aggregationTimeout(MilliSeconds(500)),
       m_island(0),
+      m_multicastTtl(0),
       m_round(0),
       m_exchanging(false),
       m_stepsDone(0),
@@ -229,6 +242,7 @@ TrainingIslandApplication::TrainingIslandApplication()
       m_chunksResent(0),
       m_nacksSent(0),
       m_duplicateChunks(0),
+      m_aggregatesIn(0),
       m_rejectedPackets(0)
 {
     NS_LOG_FUNCTION(this);
@@ -262,6 +276,21 @@ TrainingIslandApplication::SetScenario(uint32_t island,
     m_topology = std::move(topology);
     m_schedule = std::move(schedule);
     m_addresses = std::move(islandAddresses);
+}
+
+void
+TrainingIslandApplication::SetMulticastGroups(std::vector<Ipv4Address> groups, uint8_t ttl)
+{
+    NS_LOG_FUNCTION(this << groups.size() << static_cast<uint32_t>(ttl));
+    NS_ABORT_MSG_IF(ttl == 0, "TrainingIslandApplication::SetMulticastGroups: the TTL must be > 0");
+    m_groups = std::move(groups);
+    m_multicastTtl = ttl;
+}
+
+Ipv4Address
+TrainingIslandApplication::GetMulticastGroup(uint32_t round) const
+{
+    return GetPlan(round).group;
 }
 
 uint32_t
@@ -355,6 +384,18 @@ TrainingIslandApplication::GetStreamRateBps(uint32_t round, uint32_t destination
     return it->second;
 }
 
+double
+TrainingIslandApplication::GetReceiveRateBps(uint32_t round, uint32_t source) const
+{
+    const Plan& plan = GetPlan(round);
+    auto it = plan.recvRateBps.find(source);
+    NS_ABORT_MSG_IF(it == plan.recvRateBps.end(),
+                    "TrainingIslandApplication::GetReceiveRateBps: island "
+                        << source << " is not in the clique of island " << m_island << " in round "
+                        << round);
+    return it->second;
+}
+
 uint64_t
 TrainingIslandApplication::GetChunksSent() const
 {
@@ -377,6 +418,24 @@ uint64_t
 TrainingIslandApplication::GetDuplicateChunks() const
 {
     return m_duplicateChunks;
+}
+
+uint64_t
+TrainingIslandApplication::GetAggregatesReceived() const
+{
+    return m_aggregatesIn;
+}
+
+bool
+TrainingIslandApplication::IsMulticast() const
+{
+    return m_mode == CapabilityMode::MULTICAST || m_mode == CapabilityMode::BOTH;
+}
+
+bool
+TrainingIslandApplication::IsAggregated() const
+{
+    return m_mode == CapabilityMode::AGGREGATION || m_mode == CapabilityMode::BOTH;
 }
 
 uint64_t
@@ -403,10 +462,16 @@ TrainingIslandApplication::BuildPlans()
     NS_ABORT_MSG_IF(!m_topology || !m_schedule,
                     "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
     const std::string& id = m_topology->GetCity(m_island).id;
-    NS_ABORT_MSG_IF(m_mode != CapabilityMode::UNICAST,
-                    "TrainingIslandApplication (" << id << "): mode '"
-                                                  << CapabilityModeToString(m_mode)
-                                                  << "' is not implemented yet (known: unicast)");
+    NS_ABORT_MSG_IF(m_mode == CapabilityMode::RING || m_mode == CapabilityMode::TREE,
+                    "TrainingIslandApplication ("
+                        << id << "): mode '" << CapabilityModeToString(m_mode)
+                        << "' is not simulated (simulated: unicast, multicast, aggregation, both)");
+    NS_ABORT_MSG_IF(IsMulticast() && m_groups.size() != m_schedule->GetNRounds(),
+                    "TrainingIslandApplication ("
+                        << id << "): mode '" << CapabilityModeToString(m_mode)
+                        << "' needs one multicast group per schedule round (SetMulticastGroups; "
+                           "TrainingHelper::SetMulticast does it), got "
+                        << m_groups.size() << " for " << m_schedule->GetNRounds() << " rounds");
     NS_ABORT_MSG_IF(uint64_t{IslandSyncHeader::VALUE_BYTES} * m_parameterCount > m_modelBytes,
                     "TrainingIslandApplication (" << id << "): ParameterCount " << m_parameterCount
                                                   << " x 4 bytes exceeds "
@@ -453,14 +518,11 @@ TrainingIslandApplication::BuildPlans()
                                                           << " needs more than 2^32 chunks");
             plan.chunkCount = static_cast<uint32_t>(count);
 
+            // Bottleneck shares of the round's loads (MODEL.md's counts for this mode).
             std::vector<double> loads = loadModel.GetRoundLoads(m_schedule->GetRound(sr), m_mode);
-            auto rate = [&](uint32_t src, uint32_t dst) {
-                if (m_streamRate.GetBitRate() > 0)
-                {
-                    return static_cast<double>(m_streamRate.GetBitRate());
-                }
+            auto share = [&](const std::vector<uint32_t>& links) {
                 double best = std::numeric_limits<double>::infinity();
-                for (uint32_t d : m_topology->GetRoute(src, dst).links)
+                for (uint32_t d : links)
                 {
                     NS_ABORT_MSG_IF(loads[d] <= 0,
                                     "TrainingIslandApplication: no load counted on "
@@ -471,13 +533,68 @@ TrainingIslandApplication::BuildPlans()
                 }
                 return best;
             };
+            auto unicastRate = [&](uint32_t src, uint32_t dst) {
+                return share(m_topology->GetRoute(src, dst).links);
+            };
+            auto treeRate = [&](uint32_t src) {
+                return share(loadModel.GetSourceTree(src, plan.members));
+            };
+            const double fixed = static_cast<double>(m_streamRate.GetBitRate());
+            double common = std::numeric_limits<double>::infinity();
+            if (m_mode == CapabilityMode::AGGREGATION)
+            {
+                for (uint32_t a : plan.members)
+                {
+                    for (uint32_t b : plan.members)
+                    {
+                        if (a != b)
+                        {
+                            common = std::min(common, unicastRate(a, b));
+                        }
+                    }
+                }
+            }
+            else if (m_mode == CapabilityMode::BOTH)
+            {
+                for (uint32_t a : plan.members)
+                {
+                    common = std::min(common, treeRate(a));
+                }
+            }
             for (uint32_t other : plan.members)
             {
-                if (other != m_island)
+                if (other == m_island)
                 {
-                    plan.sendRateBps[other] = rate(m_island, other);
-                    plan.recvRateBps[other] = rate(other, m_island);
+                    continue;
                 }
+                double send = 0;
+                double recv = 0;
+                switch (m_mode)
+                {
+                case CapabilityMode::UNICAST:
+                    send = unicastRate(m_island, other);
+                    recv = unicastRate(other, m_island);
+                    break;
+                case CapabilityMode::MULTICAST:
+                    send = treeRate(m_island);
+                    recv = treeRate(other);
+                    break;
+                default:
+                    send = common;
+                    recv = common;
+                    break;
+                }
+                plan.sendRateBps[other] = fixed > 0 ? fixed : send;
+                plan.recvRateBps[other] = fixed > 0 ? fixed : recv;
+            }
+            if (IsMulticast())
+            {
+                plan.group = m_groups[sr];
+                NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
+                                    "TrainingIslandApplication ("
+                                        << id << "): the group of schedule round " << sr << ", "
+                                        << plan.group << ", is not a multicast address");
+                plan.groupRateBps = plan.sendRateBps.begin()->second;
             }
         }
         m_plans.push_back(std::move(plan));
@@ -540,6 +657,26 @@ TrainingIslandApplication::GetMaxNackRanges(uint32_t other) const
     return std::max<uint32_t>(1, std::min(fit, MAX_NACK_RANGES));
 }
 
+Time
+TrainingIslandApplication::GetStallTime(const Plan& plan, uint32_t source) const
+{
+    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
+    return std::max(m_nackTimeout, CeilNanoSeconds(4 * interval));
+}
+
+Time
+TrainingIslandApplication::GetPatience(const Plan& plan, uint32_t source) const
+{
+    return m_aggregationTimeout + GetStallTime(plan, source);
+}
+
+Time
+TrainingIslandApplication::GetProbeWait(uint32_t destination) const
+{
+    Time wait = GetRtt(destination) + 2 * m_nackTimeout;
+    return IsAggregated() ? wait + m_aggregationTimeout : wait;
+}
+
 void
 TrainingIslandApplication::StartApplication()
 {
@@ -555,6 +692,11 @@ TrainingIslandApplication::StartApplication()
                     "TrainingIslandApplication (" << m_topology->GetCity(m_island).id
                                                   << "): cannot bind UDP port " << m_port);
     m_socket->SetRecvCallback(MakeCallback(&TrainingIslandApplication::HandleRead, this));
+    if (IsMulticast())
+    {
+        // Every router of a source tree decrements the TTL (PimMulticastHelper).
+        m_socket->SetAttribute("IpMulticastTtl", UintegerValue(m_multicastTtl));
+    }
     m_round = 0;
     m_exchanging = false;
     // Every island starts round 0 at once: round 0 needs no announcement.
@@ -589,6 +731,7 @@ TrainingIslandApplication::StopApplication()
         for (auto& [source, stream] : rx.streams)
         {
             stream.timer.Cancel();
+            stream.gapEvent.Cancel();
         }
     }
     for (auto& [round, tx] : m_tx)
@@ -598,6 +741,7 @@ TrainingIslandApplication::StopApplication()
             stream.sendEvent.Cancel();
             stream.probeEvent.Cancel();
         }
+        tx.group.sendEvent.Cancel();
     }
     m_rx.clear();
     m_tx.clear();
@@ -668,6 +812,7 @@ TrainingIslandApplication::StartExchange()
     }
     TxState& tx = m_tx[m_round];
     tx.values = m_parameters;
+    tx.multicast = IsMulticast();
     double now = Simulator::Now().GetSeconds();
     for (uint32_t other : plan.members)
     {
@@ -675,22 +820,41 @@ TrainingIslandApplication::StartExchange()
         {
             TxStream& stream = tx.streams[other];
             stream.destination = other;
-            stream.pending.Insert(0, plan.chunkCount);
+            if (!tx.multicast)
+            {
+                stream.pending.Insert(0, plan.chunkCount);
+            }
             stream.nextSendS = now;
         }
     }
+    if (tx.multicast)
+    {
+        // One stream to the group; the members' streams carry only their repairs.
+        tx.group.destination = ALL_MEMBERS;
+        tx.group.pending.Insert(0, plan.chunkCount);
+        tx.group.nextSendS = now;
+    }
+    // Multicast reaches every member at once, and an FPGA sums a chunk only when the
+    // contributions of all members arrive together: in those modes the streams wait for every
+    // member, in unicast mode each stream for its own receiver.
+    tx.cliqueWide = IsMulticast() || IsAggregated();
     Time wait(0);
     for (auto& [destination, stream] : tx.streams)
     {
-        if (!m_cliqueBarrier || m_peerRound[destination] >= m_round)
-        {
-            ResumeStream(m_round, stream);
-        }
-        else
+        if (m_cliqueBarrier && m_peerRound[destination] < m_round)
         {
             stream.waitingReady = true;
+            ++tx.awaited;
             wait = std::max(wait, GetRtt(destination) + m_nackTimeout);
         }
+    }
+    if (tx.multicast)
+    {
+        ResumeStream(m_round, tx, tx.group);
+    }
+    for (auto& [destination, stream] : tx.streams)
+    {
+        ResumeStream(m_round, tx, stream);
     }
     if (wait > Time(0))
     {
@@ -767,10 +931,29 @@ TrainingIslandApplication::CheckExchangeComplete()
     }
 }
 
-void
-TrainingIslandApplication::ResumeStream(uint32_t round, TxStream& stream)
+bool
+TrainingIslandApplication::HasWork(const TxState& tx, const TxStream& stream) const
 {
-    if (stream.sending || stream.done || stream.waitingReady || stream.pending.IsEmpty())
+    if (!stream.pending.IsEmpty())
+    {
+        return true;
+    }
+    if (&stream != &tx.group || !tx.multicast)
+    {
+        return false;
+    }
+    return std::any_of(tx.streams.begin(), tx.streams.end(), [](const auto& entry) {
+        return !entry.second.done && !entry.second.pending.IsEmpty();
+    });
+}
+
+void
+TrainingIslandApplication::ResumeStream(uint32_t round, TxState& tx, TxStream& stream)
+{
+    // A member's stream of a multicast round has no pacer: the group stream sends its repairs.
+    bool paced = !tx.multicast || &stream == &tx.group;
+    bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.waitingReady;
+    if (!paced || blocked || stream.sending || stream.done || !HasWork(tx, stream))
     {
         return;
     }
@@ -792,36 +975,77 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
         return;
     }
     TxState& tx = txIt->second;
-    TxStream& stream = tx.streams.at(destination);
-    stream.sending = false;
-    if (stream.done || stream.pending.IsEmpty())
+    const bool group = destination == ALL_MEMBERS;
+    TxStream& pacer = group ? tx.group : tx.streams.at(destination);
+    pacer.sending = false;
+    if (pacer.done || !HasWork(tx, pacer))
     {
         return;
     }
     const Plan& plan = GetPlan(round);
-    uint32_t chunk = stream.pending.PopFront();
-    bool resent = chunk < stream.sentFirst;
-    stream.sentFirst = std::max(stream.sentFirst, chunk + 1);
-    SendChunk(round, tx, stream, chunk, resent);
+    TxStream* target = &pacer;
+    if (group)
+    {
+        // Repairs first, one member after the other; then the next chunk for the group.
+        auto it = tx.streams.lower_bound(tx.nextRepair);
+        for (std::size_t k = 0; k < tx.streams.size(); ++k, ++it)
+        {
+            if (it == tx.streams.end())
+            {
+                it = tx.streams.begin();
+            }
+            if (!it->second.done && !it->second.pending.IsEmpty())
+            {
+                target = &it->second;
+                tx.nextRepair = it->first + 1;
+                break;
+            }
+        }
+    }
+    uint32_t chunk = target->pending.PopFront();
+    bool resent = group ? target != &tx.group : chunk < target->sentFirst;
+    if (target == &pacer)
+    {
+        pacer.sentFirst = std::max(pacer.sentFirst, chunk + 1);
+    }
+    SendChunk(round, tx, *target, chunk, resent);
 
     double now = Simulator::Now().GetSeconds();
+    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(destination);
     // Exact send times (no drift from nanosecond rounding); an idle stream restarts now.
-    double start = std::max(stream.nextSendS, now - 1e-9);
-    stream.nextSendS = start + 8.0 * GetWireBytes(plan, chunk) / plan.sendRateBps.at(destination);
-    if (!stream.pending.IsEmpty())
+    double start = std::max(pacer.nextSendS, now - 1e-9);
+    pacer.nextSendS = start + 8.0 * GetWireBytes(plan, chunk) / rate;
+    if (HasWork(tx, pacer))
     {
-        ResumeStream(round, stream);
+        ResumeStream(round, tx, pacer);
+    }
+    else if (group)
+    {
+        for (auto& [member, stream] : tx.streams)
+        {
+            if (!stream.done)
+            {
+                ScheduleProbe(round, stream, pacer.nextSendS);
+            }
+        }
     }
     else
     {
-        stream.probeEvent.Cancel();
-        stream.probeEvent = Simulator::Schedule(CeilNanoSeconds(stream.nextSendS - now) +
-                                                    GetRtt(destination) + 2 * m_nackTimeout,
-                                                &TrainingIslandApplication::Probe,
-                                                this,
-                                                round,
-                                                destination);
+        ScheduleProbe(round, pacer, pacer.nextSendS);
     }
+}
+
+void
+TrainingIslandApplication::ScheduleProbe(uint32_t round, TxStream& stream, double lastSendEndS)
+{
+    double now = Simulator::Now().GetSeconds();
+    stream.probeEvent.Cancel();
+    stream.probeEvent =
+        Simulator::Schedule(CeilNanoSeconds(lastSendEndS - now) + GetProbeWait(stream.destination),
+                            &TrainingIslandApplication::Probe,
+                            this,
+                            round,
+                            stream.destination);
 }
 
 void
@@ -834,8 +1058,10 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t destination)
     }
     TxState& tx = txIt->second;
     TxStream& stream = tx.streams.at(destination);
-    if (stream.done || stream.sending)
+    TxStream& pacer = tx.multicast ? tx.group : stream;
+    if (stream.done || pacer.sending)
     {
+        // Busy: the probe is rescheduled when the pacer runs dry.
         return;
     }
     if (++stream.attempts > m_maxRepairAttempts)
@@ -852,9 +1078,9 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t destination)
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
     double now = Simulator::Now().GetSeconds();
-    stream.nextSendS = std::max(stream.nextSendS, now) +
-                       8.0 * GetWireBytes(plan, chunk) / plan.sendRateBps.at(destination);
-    stream.probeEvent = Simulator::Schedule(GetRtt(destination) + 2 * m_nackTimeout,
+    double rate = tx.multicast ? plan.groupRateBps : plan.sendRateBps.at(destination);
+    pacer.nextSendS = std::max(pacer.nextSendS, now) + 8.0 * GetWireBytes(plan, chunk) / rate;
+    stream.probeEvent = Simulator::Schedule(GetProbeWait(destination),
                                             &TrainingIslandApplication::Probe,
                                             this,
                                             round,
@@ -899,7 +1125,9 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 {
     Ptr<Packet> packet = Create<Packet>(paddingBytes);
     packet->AddHeader(header);
-    int sent = m_socket->SendTo(packet, 0, InetSocketAddress(m_addresses[destination], m_port));
+    Ipv4Address to =
+        destination == ALL_MEMBERS ? GetPlan(header.GetRound()).group : m_addresses[destination];
+    int sent = m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
     if (sent < 0)
     {
         NS_LOG_WARN("island " << m_island << ": send to " << destination
@@ -923,7 +1151,10 @@ TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t source)
     const Plan& plan = GetPlan(round);
     Time now = Simulator::Now();
     double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
-    Time idle = std::max(m_nackTimeout, CeilNanoSeconds(4 * interval));
+    // Behind an FPGA, a first stall may be a slot waiting for a slower contributor or for its
+    // Timeout: wait until its (partial) aggregate must have left.
+    Time idle = IsAggregated() && stream.attempts == 0 ? GetPatience(plan, source)
+                                                       : GetStallTime(plan, source);
     Time due = std::max(stream.lastArrival + idle, stream.holdUntil);
     if (now < due)
     {
@@ -957,6 +1188,65 @@ TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t source)
                                        this,
                                        round,
                                        source);
+}
+
+void
+TrainingIslandApplication::GapCheck(uint32_t round, uint32_t source)
+{
+    auto rxIt = m_rx.find(round);
+    if (rxIt == m_rx.end())
+    {
+        return;
+    }
+    RxStream& stream = rxIt->second.streams.at(source);
+    Time now = Simulator::Now();
+    // What is still missing in the gaps whose patience is over: lost, not waiting in a slot.
+    // Each gap is checked once; the stall timer repeats NACKs that were not answered.
+    const uint32_t maxRanges = GetMaxNackRanges(source);
+    std::vector<ChunkRangeSet::Range> missing;
+    while (!stream.gapChecks.empty() && stream.gapChecks.front().due <= now)
+    {
+        const GapCheckEntry& gap = stream.gapChecks.front();
+        for (uint32_t chunk = gap.first; chunk < gap.end && !stream.complete; ++chunk)
+        {
+            if (stream.held.Contains(chunk))
+            {
+                continue;
+            }
+            if (!missing.empty() && missing.back().second == chunk)
+            {
+                missing.back().second = chunk + 1;
+            }
+            else if (missing.size() < maxRanges)
+            {
+                missing.emplace_back(chunk, chunk + 1);
+            }
+        }
+        stream.gapChecks.pop_front();
+    }
+    if (!stream.gapChecks.empty())
+    {
+        stream.gapEvent = Simulator::Schedule(stream.gapChecks.front().due - now,
+                                              &TrainingIslandApplication::GapCheck,
+                                              this,
+                                              round,
+                                              source);
+    }
+    if (missing.empty())
+    {
+        return;
+    }
+    const Plan& plan = GetPlan(round);
+    uint64_t chunks = 0;
+    for (const auto& range : missing)
+    {
+        chunks += range.second - range.first;
+    }
+    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
+    SendNack(round, source, missing);
+    stream.holdUntil =
+        std::max(stream.holdUntil,
+                 now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval));
 }
 
 void
@@ -1025,11 +1315,31 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
     for (auto& [txRound, tx] : m_tx)
     {
         auto it = tx.streams.find(island);
-        if (txRound <= round && it != tx.streams.end() && it->second.waitingReady)
+        if (txRound > round || it == tx.streams.end() || !it->second.waitingReady)
         {
-            it->second.waitingReady = false;
-            it->second.nextSendS = Simulator::Now().GetSeconds();
-            ResumeStream(txRound, it->second);
+            continue;
+        }
+        it->second.waitingReady = false;
+        --tx.awaited;
+        const double now = Simulator::Now().GetSeconds();
+        if (!tx.cliqueWide)
+        {
+            it->second.nextSendS = now;
+            ResumeStream(txRound, tx, it->second);
+        }
+        else if (tx.awaited == 0)
+        {
+            // Every member is ready: the streams start together.
+            if (tx.multicast)
+            {
+                tx.group.nextSendS = now;
+                ResumeStream(txRound, tx, tx.group);
+            }
+            for (auto& [member, stream] : tx.streams)
+            {
+                stream.nextSendS = now;
+                ResumeStream(txRound, tx, stream);
+            }
         }
     }
 }
@@ -1164,9 +1474,18 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         return;
     }
 
-    if (header.GetType() == IslandSyncHeader::DATA)
+    if (header.GetType() == IslandSyncHeader::AGGREGATE)
     {
-        UpdatePeerRound(header.GetSender(), round);
+        ++m_aggregatesIn;
+    }
+    // Whoever contributed to a round-r chunk has started round r (behind an FPGA the
+    // contributors' DATA never arrives: the aggregate's bitmap names them).
+    for (uint32_t member : plan.members)
+    {
+        if (contributors & Bit(member))
+        {
+            UpdatePeerRound(member, round);
+        }
     }
     if (round < m_round)
     {
@@ -1227,7 +1546,21 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         stream.attempts = 0;
         stream.started = true;
         double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
-        if (chunk > stream.nextFirst)
+        if (chunk > stream.nextFirst && IsAggregated())
+        {
+            // Behind an FPGA the gap's chunks may still wait in slots for another contributor:
+            // NACK what is missing once their (partial) aggregates must have left.
+            stream.gapChecks.push_back({now + GetPatience(plan, source), stream.nextFirst, chunk});
+            if (!stream.gapEvent.IsRunning())
+            {
+                stream.gapEvent = Simulator::Schedule(GetPatience(plan, source),
+                                                      &TrainingIslandApplication::GapCheck,
+                                                      this,
+                                                      round,
+                                                      source);
+            }
+        }
+        else if (chunk > stream.nextFirst)
         {
             // First transmissions of a stream arrive in order: a gap is a loss.
             std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
@@ -1242,11 +1575,13 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
             stream.complete = true;
             ++rx.completeStreams;
             stream.timer.Cancel();
+            stream.gapEvent.Cancel();
+            stream.gapChecks.clear();
             SendDone(round, source);
         }
         else if (!stream.timer.IsRunning())
         {
-            Time idle = std::max(m_nackTimeout, CeilNanoSeconds(4 * interval));
+            Time idle = IsAggregated() ? GetPatience(plan, source) : GetStallTime(plan, source);
             stream.timer = Simulator::Schedule(idle,
                                                &TrainingIslandApplication::RxTimeout,
                                                this,
@@ -1283,18 +1618,21 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         ++m_rejectedPackets;
         return;
     }
+    TxState& tx = txIt->second;
     TxStream& stream = streamIt->second;
     if (stream.done)
     {
         return;
     }
     stream.attempts = 0;
+    // Multicast: the repair goes to the requester alone, through the group stream's pacer.
+    TxStream& pacer = tx.multicast ? tx.group : stream;
     for (const auto& range : header.GetRanges())
     {
         // Only what was sent: the rest is pending anyway.
-        stream.pending.Insert(range.first, std::min(range.second, stream.sentFirst));
+        stream.pending.Insert(range.first, std::min(range.second, pacer.sentFirst));
     }
-    ResumeStream(round, stream);
+    ResumeStream(round, tx, pacer);
 }
 
 void
@@ -1331,6 +1669,7 @@ TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
     ++tx.doneStreams;
     if (tx.doneStreams == tx.streams.size())
     {
+        tx.group.sendEvent.Cancel();
         m_tx.erase(txIt);
     }
 }

@@ -22,6 +22,7 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -52,9 +53,13 @@ class Address;
  * round-r clique; its stream toward a member starts when both its own compute is over and that
  * member has announced round r (or sent round-r data), so a stream never reaches an island
  * that is still busy with an earlier round (attribute `CliqueBarrier`, on by default; off, the
- * streams start at once). An island that waits longer than one round-trip
- * time plus NackTimeout asks the member again (a READY with an answer request); a member that
- * is alive but behind answers with its current round, which resets the wait. The round ends
+ * streams start at once). A multicast stream reaches every member at once, and an FPGA sums a
+ * chunk only once every member's contribution has arrived (its slots fill with the arrival skew
+ * of the contributions), so in multicast, aggregation and both modes an island's streams start
+ * together, when its compute is over and every other member has announced the round. An island
+ * that waits longer than one round-trip time plus NackTimeout asks the member again (a READY
+ * with an answer request); a member that is alive but behind answers with its current round,
+ * which resets the wait. The round ends
  * for an island when it holds every member's contribution. It keeps serving repair requests
  * for the round from its snapshot until every member has acknowledged (DONE) its
  * contribution. Cliques of one round progress independently: a clique that ends early starts
@@ -68,31 +73,61 @@ class Address;
  * ParameterCount float32 values followed by zero padding up to S; chunk c carries its slice
  * of the values in the header and the rest of its bytes as zero-filled ns-3 payload, so memory
  * does not grow with S. A clique uses one chunking for all of its members (what in-line
- * aggregation needs). In unicast mode each member sends one stream per other member.
+ * aggregation needs). The transport is the same in every mode; what differs is where a
+ * contribution is sent and what comes back (`Mode`, MODEL.md's capability modes):
+ * - unicast: one stream per other member, each chunk sent to that member's address;
+ * - multicast: one stream per island, each chunk sent once to the island's group of the round
+ *   (SetMulticastGroups; the routers replicate it along the source tree installed by
+ *   PimMulticastHelper), with the socket's `IpMulticastTtl` set to the TTL given there;
+ * - aggregation: unicast streams, but the in-line FPGA (AggregatorNetDevice) at each receiver's
+ *   edge sums the contributions of a chunk and the receiver gets one AGGREGATE per chunk
+ *   (contributor bitmap = the members it sums);
+ * - both: multicast streams, summed by each receiver's FPGA.
+ * A receiver credits a DATA to its sender and an AGGREGATE to every contributor of its bitmap
+ * (the sums are added once); an arrival that overlaps what is held is ignored (a sum cannot be
+ * split) and repaired like a loss. Ring and tree modes are analytic only (MODEL.md) and are
+ * rejected.
  *
- * **Pacing.** A stream i->j is paced at `StreamRate` if set, else at its bottleneck share for
- * the round: the minimum over the directed links of route i->j of capacity / n_l, where n_l
- * is the number of streams on link l in this round (LinkLoadModel::GetRoundLoads, MODEL.md's
- * count). The pacer counts on-the-wire bytes (PPP, IPv4, UDP and IslandSyncHeader headers and
- * the payload), so the sum of the streams on a link never exceeds its capacity and a lossless
- * round takes MODEL.md's time times (wire bytes / model bytes), without queue build-up.
+ * **Pacing.** Every stream is paced on the wire; the pacer counts on-the-wire bytes (PPP, IPv4,
+ * UDP and IslandSyncHeader headers and the payload). Unless `StreamRate` is set, rates are
+ * bottleneck shares of the round's loads n_l (LinkLoadModel::GetRoundLoads with the island's
+ * mode, MODEL.md's counts), a share of link l being capacity_l / n_l:
+ * - unicast: stream i->j at the smallest share along route i->j;
+ * - multicast: island i's stream at the smallest share on its source tree
+ *   (LinkLoadModel::GetSourceTree: the tree crosses each link once, so n_l counts one stream
+ *   per source tree on l);
+ * - aggregation and both: every stream of the clique at one common rate, the smallest of the
+ *   clique's unicast (aggregation) or source-tree (both) rates, so that the contributions toward
+ *   one member arrive at its FPGA at the same pace and its slots do not pile up (an aggregate
+ *   leaves with the slowest contribution).
+ * The sum of the streams on a link never exceeds its capacity, and a lossless, uncontended round
+ * takes MODEL.md's time times (wire bytes / model bytes), without queue build-up.
  *
  * **Repair.** A receiver tracks the chunks it holds per contributor as intervals. A gap in
- * first transmissions (packets of a stream arrive in order) triggers an immediate NACK of the
- * gap; a stream that stalls for max(NackTimeout, 4 packet intervals) while incomplete triggers
- * a NACK of every missing range (selective, as many ranges as fit in a packet), repeated after
- * one round-trip time plus NackTimeout plus the time to resend what was asked. A sender
- * resends NACKed chunks first, at the stream's pace. When a receiver holds a whole stream it
- * sends DONE; a sender that has sent everything and waits longer than the round-trip time plus
- * 2 x NackTimeout for DONE resends the last chunk (a probe), which makes the receiver NACK or
- * re-send DONE. Every wait has a timeout; after `MaxRepairAttempts` attempts without progress
- * the island gives up (Failed trace, GetFailure() names the stream) and stops, so a hopeless
- * run ends with incomplete rounds instead of running forever.
+ * first transmissions (packets of a stream arrive in order) triggers a NACK of the gap; a
+ * stream that stalls for max(NackTimeout, 4 packet intervals) while incomplete triggers a NACK
+ * of every missing range (selective, as many ranges as fit in a packet), repeated after one
+ * round-trip time plus NackTimeout plus the time to resend what was asked. NACKs always go by
+ * unicast to the contributor whose chunks are missing, and the contributor resends them by
+ * unicast to the receiver that asked (in multicast and both modes too: the other members are
+ * not bothered). A multicast sender interleaves the repairs with its group stream in one pacer
+ * at the stream's rate. When a receiver holds a whole stream it sends DONE; a sender that has
+ * sent everything and waits longer than the round-trip time plus 2 x NackTimeout for DONE
+ * resends the last chunk (a probe), which makes the receiver NACK or re-send DONE. Every wait
+ * has a timeout; after `MaxRepairAttempts` attempts without progress the island gives up
+ * (Failed trace, GetFailure() names the stream) and stops, so a hopeless run ends with
+ * incomplete rounds instead of running forever.
  *
- * **Modes.** Only unicast is implemented. The header (contributor bitmap, contributor count,
- * AGGREGATE type) and the receive path (a contribution is accumulated for every contributor of
- * its bitmap, a duplicate or partially overlapping aggregate is ignored) are ready for
- * multicast and in-line aggregation.
+ * **Patience with an FPGA (aggregation and both modes).** Behind an in-line aggregator a gap is
+ * not yet a loss: a chunk whose contribution was lost stays in an FPGA slot until the FPGA's
+ * Timeout, then leaves as a partial aggregate that names who is missing. So in these modes a
+ * gap is NACKed only after `AggregationTimeout` (set it to the FPGA's Timeout; TrainingHelper
+ * does) plus the normal stall time, and only for the contributors still missing then; a first
+ * stall NACK waits as long, and a sender's probe waits AggregationTimeout longer. The resent
+ * DATA reaches the island individually (the FPGA passes DATA for a closed chunk through).
+ * Clique members' DATA never reaches the island itself (the FPGA absorbs it), so the barrier
+ * learns that a member has started a round from its READY and from the bitmaps of the
+ * aggregates, never from DATA alone.
  */
 class TrainingIslandApplication : public Application
 {
@@ -105,6 +140,8 @@ class TrainingIslandApplication : public Application
     static constexpr uint32_t PPP_HEADER_BYTES = 2;
     /** The most ranges a NACK carries. */
     static constexpr uint32_t MAX_NACK_RANGES = 256;
+    /** The destination of a chunk sent to the clique's multicast group (ChunkSent trace). */
+    static constexpr uint32_t ALL_MEMBERS = UINT32_MAX;
 
     /**
      * @brief Get the type ID.
@@ -126,6 +163,16 @@ class TrainingIslandApplication : public Application
                      std::shared_ptr<const WanTopology> topology,
                      std::shared_ptr<const CliqueSchedule> schedule,
                      std::vector<Ipv4Address> islandAddresses);
+
+    /**
+     * @brief Give the multicast groups this island sends to; required before the application
+     * starts in multicast and both modes (TrainingHelper::SetMulticast does it).
+     * @param groups for every schedule round, the group of this island's clique with this
+     *        island as the source (PimMulticastHelper::GetGroup(round, clique, island)); any
+     *        address in rounds where the island idles or is alone
+     * @param ttl the multicast TTL of the socket (PimMulticastHelper::GetMulticastTtl()), > 0
+     */
+    void SetMulticastGroups(std::vector<Ipv4Address> groups, uint8_t ttl);
 
     /** @return this island's index */
     uint32_t GetIsland() const;
@@ -163,11 +210,24 @@ class TrainingIslandApplication : public Application
     /**
      * @param round a round
      * @param destination another member of this island's clique in that round
-     * @return the pacing rate of the stream toward it, in bit/s on the wire
+     * @return the pacing rate of the stream toward it, in bit/s on the wire (multicast and both
+     *         modes: the rate of the island's one stream, which reaches every member)
      */
     double GetStreamRateBps(uint32_t round, uint32_t destination) const;
+    /**
+     * @param round a round
+     * @param source another member of this island's clique in that round
+     * @return the pacing rate of the source's stream toward this island, in bit/s on the wire
+     */
+    double GetReceiveRateBps(uint32_t round, uint32_t source) const;
+    /**
+     * @param round a round
+     * @return the group this island sends to in that round (multicast and both modes), or
+     *         Ipv4Address() when it sends none
+     */
+    Ipv4Address GetMulticastGroup(uint32_t round) const;
 
-    /** @return chunks sent, first transmissions and repairs */
+    /** @return chunks sent, first transmissions and repairs (a multicast send counts once) */
     uint64_t GetChunksSent() const;
     /** @return chunks sent again (NACK repairs and probes) */
     uint64_t GetChunksResent() const;
@@ -175,6 +235,8 @@ class TrainingIslandApplication : public Application
     uint64_t GetNacksSent() const;
     /** @return chunk arrivals that added nothing (duplicates, overlapping aggregates) */
     uint64_t GetDuplicateChunks() const;
+    /** @return AGGREGATE chunks received (credited or not) */
+    uint64_t GetAggregatesReceived() const;
     /** @return received packets dropped as malformed or foreign */
     uint64_t GetRejectedPackets() const;
     /** @return why the island gave up, or an empty string */
@@ -203,7 +265,8 @@ class TrainingIslandApplication : public Application
     /**
      * TracedCallback signature of a chunk sent.
      * @param island the sending island
-     * @param destination the island it is sent to
+     * @param destination the island it is sent to, or ALL_MEMBERS for a send to the clique's
+     *        multicast group
      * @param header the chunk's header
      * @param modelBytes the chunk's model payload bytes (values and padding, no headers)
      * @param resent whether the chunk was sent before (a repair or a probe)
@@ -261,19 +324,31 @@ class TrainingIslandApplication : public Application
         uint32_t chunkCount{0};                 //!< chunks per contribution
         std::map<uint32_t, double> sendRateBps; //!< destination -> pacing rate
         std::map<uint32_t, double> recvRateBps; //!< source -> its pacing rate toward us
+        Ipv4Address group;                      //!< multicast group we send to
+        double groupRateBps{0};                 //!< pacing rate of our multicast stream
+    };
+
+    /** A gap of first transmissions waiting for its deferred NACK (aggregation, both). */
+    struct GapCheckEntry
+    {
+        Time due;          //!< when the gap is NACKed (if still missing)
+        uint32_t first{0}; //!< first chunk of the gap
+        uint32_t end{0};   //!< one past its last chunk
     };
 
     /** Contributions of one member held for one round. */
     struct RxStream
     {
-        ChunkRangeSet held;    //!< chunks held
-        uint32_t nextFirst{0}; //!< one past the highest chunk index seen
-        bool started{false};   //!< whether any chunk arrived
-        bool complete{false};  //!< whether every chunk is held
-        Time lastArrival;      //!< last time a chunk was accepted
-        Time holdUntil;        //!< no timeout NACK before this time
-        EventId timer;         //!< stall timer
-        uint32_t attempts{0};  //!< NACKs without progress
+        ChunkRangeSet held;                  //!< chunks held
+        uint32_t nextFirst{0};               //!< one past the highest chunk index seen
+        bool started{false};                 //!< whether any chunk arrived
+        bool complete{false};                //!< whether every chunk is held
+        Time lastArrival;                    //!< last time a chunk was accepted
+        Time holdUntil;                      //!< no timeout NACK before this time
+        EventId timer;                       //!< stall timer
+        uint32_t attempts{0};                //!< NACKs without progress
+        std::deque<GapCheckEntry> gapChecks; //!< deferred gap NACKs, by due time
+        EventId gapEvent;                    //!< next deferred gap NACK
     };
 
     /** The receive side of one round. */
@@ -285,10 +360,14 @@ class TrainingIslandApplication : public Application
         uint32_t completeStreams{0};          //!< streams complete
     };
 
-    /** One outgoing stream of one round. */
+    /**
+     * One outgoing stream of one round: toward one member (unicast and aggregation modes: its
+     * own pacer; multicast and both modes: its repairs, DONE and probes), or the multicast
+     * stream (destination ALL_MEMBERS), whose pacer also sends every member's repairs.
+     */
     struct TxStream
     {
-        uint32_t destination{0};  //!< receiving island
+        uint32_t destination{0};  //!< receiving island, or ALL_MEMBERS
         ChunkRangeSet pending;    //!< chunks to send
         uint32_t sentFirst{0};    //!< one past the highest chunk index sent
         double nextSendS{0};      //!< earliest time of the next send, exact seconds
@@ -306,6 +385,11 @@ class TrainingIslandApplication : public Application
         std::vector<float> values;            //!< the contribution (snapshot)
         std::map<uint32_t, TxStream> streams; //!< by destination
         uint32_t doneStreams{0};              //!< streams acknowledged
+        bool multicast{false};                //!< whether chunks go to the group
+        bool cliqueWide{false};               //!< whether streams wait for every member
+        uint32_t awaited{0};                  //!< members that have not announced the round
+        TxStream group;                       //!< the multicast stream (multicast and both)
+        uint32_t nextRepair{0};               //!< first destination of the repair round robin
     };
 
     /**
@@ -315,6 +399,11 @@ class TrainingIslandApplication : public Application
     void SetModeValue(int mode);
     /** @return the mode as an int (Mode attribute getter) */
     int GetModeValue() const;
+
+    /** @return whether the mode sends to multicast groups (multicast, both) */
+    bool IsMulticast() const;
+    /** @return whether the mode has receivers' FPGAs summing (aggregation, both) */
+    bool IsAggregated() const;
 
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
@@ -351,6 +440,25 @@ class TrainingIslandApplication : public Application
      * @return the NACK ranges that fit one packet toward it
      */
     uint32_t GetMaxNackRanges(uint32_t other) const;
+    /**
+     * @param plan the round's plan
+     * @param source a contributor
+     * @return how long its stream may be silent before a stall NACK: max(NackTimeout, 4
+     *         packet intervals)
+     */
+    Time GetStallTime(const Plan& plan, uint32_t source) const;
+    /**
+     * @param plan the round's plan
+     * @param source a contributor
+     * @return how long a gap waits before it is NACKed (aggregation and both modes):
+     *         AggregationTimeout + GetStallTime
+     */
+    Time GetPatience(const Plan& plan, uint32_t source) const;
+    /**
+     * @param destination a member
+     * @return how long a sender that has sent everything waits for its DONE before a probe
+     */
+    Time GetProbeWait(uint32_t destination) const;
 
     /**
      * @brief Give up: record the reason, fire Failed and stop every activity.
@@ -381,11 +489,26 @@ class TrainingIslandApplication : public Application
      */
     void SendNext(uint32_t round, uint32_t destination);
     /**
+     * @param tx a round's send state
+     * @param stream one of its streams
+     * @return whether the stream's pacer has something to send (the multicast stream: its own
+     *         chunks or any member's repairs)
+     */
+    bool HasWork(const TxState& tx, const TxStream& stream) const;
+    /**
      * @brief Start or resume a stream's pacer.
      * @param round the round
-     * @param stream the stream
+     * @param tx the round's send state
+     * @param stream the stream (a member's stream or the multicast stream)
      */
-    void ResumeStream(uint32_t round, TxStream& stream);
+    void ResumeStream(uint32_t round, TxState& tx, TxStream& stream);
+    /**
+     * @brief (Re)start a member's DONE timeout after its last chunk has left.
+     * @param round the round
+     * @param stream the member's stream
+     * @param lastSendEndS when the pacer's last packet ends, exact seconds
+     */
+    void ScheduleProbe(uint32_t round, TxStream& stream, double lastSendEndS);
     /**
      * @brief DONE timeout of a stream: resend the last chunk.
      * @param round the round
@@ -407,6 +530,13 @@ class TrainingIslandApplication : public Application
      * @param source the contributor
      */
     void RxTimeout(uint32_t round, uint32_t source);
+    /**
+     * @brief Deferred gap NACK (aggregation and both modes): NACK what is still missing in the
+     * gaps whose patience is over (each gap once).
+     * @param round the round
+     * @param source the contributor
+     */
+    void GapCheck(uint32_t round, uint32_t source);
     /**
      * @brief Send a NACK.
      * @param round the round
@@ -439,10 +569,10 @@ class TrainingIslandApplication : public Application
      */
     void SendDone(uint32_t round, uint32_t source);
     /**
-     * @brief Send a control or data header (with padding) to an island.
+     * @brief Send a control or data header (with padding) to an island or to the group.
      * @param header the header
      * @param paddingBytes zero-filled payload after it
-     * @param destination the island
+     * @param destination the island, or ALL_MEMBERS for the group of the header's round
      */
     void SendPacket(const IslandSyncHeader& header, uint32_t paddingBytes, uint32_t destination);
 
@@ -490,12 +620,15 @@ class TrainingIslandApplication : public Application
     Time m_nackTimeout;           //!< stall timeout
     bool m_cliqueBarrier;         //!< wait for READY before streaming to a member
     uint32_t m_maxRepairAttempts; //!< attempts without progress before giving up
+    Time m_aggregationTimeout;    //!< the FPGAs' Timeout (NACK patience)
 
     // Scenario.
     uint32_t m_island;                                //!< this island
     std::shared_ptr<const WanTopology> m_topology;    //!< the topology
     std::shared_ptr<const CliqueSchedule> m_schedule; //!< the schedule
     std::vector<Ipv4Address> m_addresses;             //!< island addresses
+    std::vector<Ipv4Address> m_groups;                //!< our group per schedule round
+    uint8_t m_multicastTtl;                           //!< multicast TTL (0: not given)
     std::vector<Plan> m_plans;                        //!< plan per schedule round
 
     // State.
@@ -517,6 +650,7 @@ class TrainingIslandApplication : public Application
     uint64_t m_chunksResent;    //!< chunks resent
     uint64_t m_nacksSent;       //!< NACKs sent
     uint64_t m_duplicateChunks; //!< useless chunk arrivals
+    uint64_t m_aggregatesIn;    //!< AGGREGATE arrivals
     uint64_t m_rejectedPackets; //!< malformed or foreign packets
     std::string m_failure;      //!< why the island gave up (empty: it did not)
 

@@ -1,0 +1,363 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-mode-test-run.h"
+
+#include "aggregator-helper.h"
+#include "training-helper.h"
+
+#include "ns3/abort.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/names.h"
+#include "ns3/net-device.h"
+#include "ns3/ppp-header.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-header.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** The job id of the test runs. */
+const uint16_t JOB = 1;
+
+/**
+ * @param mode a capability mode
+ * @return whether its FPGAs sum
+ */
+bool
+IsAggregatedMode(CapabilityMode mode)
+{
+    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+}
+
+/**
+ * @param mode a capability mode
+ * @return whether it sends to multicast groups
+ */
+bool
+IsMulticastMode(CapabilityMode mode)
+{
+    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+}
+
+} // namespace
+
+TrainingModeTestRun::TrainingModeTestRun(Config config)
+    : m_config(std::move(config)),
+      m_topology(WanTopology::LoadFile(m_config.topologyFile))
+{
+}
+
+TrainingModeTestRun::~TrainingModeTestRun()
+{
+    m_results.reset();
+    m_apps = ApplicationContainer();
+    m_pim.reset();
+    m_scenario.reset();
+    Simulator::Destroy();
+    Names::Clear();
+}
+
+void
+TrainingModeTestRun::Run()
+{
+    const uint32_t n = m_topology.GetNCities();
+    m_schedule = std::make_unique<CliqueSchedule>(n, m_config.rounds);
+    m_scenario = std::make_unique<WanTopologyHelper>(m_topology);
+    AggregatorHelper aggregators;
+    if (IsAggregatedMode(m_config.mode))
+    {
+        aggregators.SetAttribute("SlotCount", UintegerValue(m_config.fpgaSlots));
+        aggregators.SetAttribute("Timeout", TimeValue(m_config.fpgaTimeout));
+        aggregators.Install(*m_scenario);
+    }
+    m_scenario->Install();
+    if (IsAggregatedMode(m_config.mode))
+    {
+        aggregators.SetSchedule(*m_scenario, *m_schedule, JOB);
+    }
+    m_pim = std::make_unique<PimMulticastHelper>(*m_scenario);
+    if (IsMulticastMode(m_config.mode))
+    {
+        m_pim->InstallSchedule(*m_schedule);
+    }
+    if (m_config.lossRate > 0)
+    {
+        TrainingHelper::SetWanPacketErrorRate(*m_scenario, m_config.lossRate, 100);
+    }
+    TrainingHelper training(*m_scenario, *m_schedule);
+    training.SetMode(m_config.mode);
+    if (IsMulticastMode(m_config.mode))
+    {
+        training.SetMulticast(*m_pim);
+    }
+    training.SetAttribute("JobId", UintegerValue(JOB));
+    training.SetAttribute("Rounds", UintegerValue(m_config.nRounds));
+    training.SetAttribute("ModelBytes", UintegerValue(m_config.modelBytes));
+    training.SetAttribute("ParameterCount", UintegerValue(m_config.parameterCount));
+    training.SetAttribute("LocalSteps", UintegerValue(m_config.localSteps));
+    training.SetAttribute("StepTime", TimeValue(m_config.stepTime));
+    m_apps = training.Install();
+    m_results = std::make_unique<TrainingResults>(*m_scenario, *m_schedule, m_apps);
+
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        Ptr<Application> app = m_apps.Get(i);
+        app->TraceConnectWithoutContext(
+            "ExchangeStarted",
+            MakeCallback(&TrainingModeTestRun::OnExchangeStarted, this));
+        app->TraceConnectWithoutContext("RoundFinished",
+                                        MakeCallback(&TrainingModeTestRun::OnRoundFinished, this));
+        app->TraceConnectWithoutContext("ChunkSent",
+                                        MakeCallback(&TrainingModeTestRun::OnChunkSent, this));
+        app->TraceConnectWithoutContext("ChunkReceived",
+                                        MakeCallback(&TrainingModeTestRun::OnChunkReceived, this));
+        app->TraceConnectWithoutContext("RepairRequested",
+                                        MakeCallback(&TrainingModeTestRun::OnRepair, this));
+        Ptr<AggregatorNetDevice> fpga = m_scenario->GetAggregator(i);
+        if (fpga)
+        {
+            fpga->TraceConnectWithoutContext(
+                "AggregateOut",
+                MakeCallback(&TrainingModeTestRun::OnAggregate, this).Bind(i));
+        }
+    }
+    for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
+    {
+        m_scenario->GetTxDevice(d)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            MakeCallback(&TrainingModeTestRun::OnPhyTxBegin, this).Bind(d));
+        m_scenario->GetRxDevice(d)->TraceConnectWithoutContext(
+            "PhyRxDrop",
+            MakeCallback(&TrainingModeTestRun::OnLoss, this));
+    }
+    Simulator::Run();
+}
+
+void
+TrainingModeTestRun::OnExchangeStarted(uint32_t island,
+                                       uint32_t round,
+                                       uint32_t /* clique */,
+                                       const std::vector<float>& parameters)
+{
+    pre[{round, island}] = parameters;
+    exchangeS[{round, island}] = Simulator::Now().GetSeconds();
+}
+
+void
+TrainingModeTestRun::OnRoundFinished(uint32_t island,
+                                     uint32_t round,
+                                     uint32_t /* clique */,
+                                     const std::vector<float>& parameters)
+{
+    post[{round, island}] = parameters;
+    finishS[{round, island}] = Simulator::Now().GetSeconds();
+}
+
+void
+TrainingModeTestRun::OnRepair(uint32_t /* island */,
+                              uint32_t /* source */,
+                              uint32_t /* round */,
+                              uint32_t /* chunks */)
+{
+    ++nacks;
+}
+
+void
+TrainingModeTestRun::OnLoss(Ptr<const Packet> /* packet */)
+{
+    ++lostPackets;
+}
+
+void
+TrainingModeTestRun::OnChunkSent(uint32_t island,
+                                 uint32_t destination,
+                                 const IslandSyncHeader& header,
+                                 uint32_t modelBytes,
+                                 bool resent)
+{
+    egress[{header.GetRound(), island}] += modelBytes;
+    ++chunksSent;
+    if (resent)
+    {
+        ++resends;
+        if (destination == TrainingIslandApplication::ALL_MEMBERS)
+        {
+            ++multicastResends;
+        }
+    }
+}
+
+void
+TrainingModeTestRun::OnChunkReceived(uint32_t island,
+                                     const IslandSyncHeader& header,
+                                     uint32_t modelBytes,
+                                     bool duplicate)
+{
+    if (duplicate)
+    {
+        ++duplicates;
+        return;
+    }
+    ingress[{header.GetRound(), island}] += modelBytes;
+    for (uint32_t j = 0; j < IslandSyncHeader::MAX_ISLANDS; ++j)
+    {
+        if (header.GetContributors() & (uint64_t{1} << j))
+        {
+            ++credits[{header.GetRound(), island, j, header.GetChunkIndex()}];
+        }
+    }
+}
+
+void
+TrainingModeTestRun::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
+{
+    Ptr<Packet> copy = packet->Copy();
+    PppHeader ppp;
+    Ipv4Header ip;
+    UdpHeader udp;
+    IslandSyncHeader sync;
+    if (copy->RemoveHeader(ppp) == 0 || copy->RemoveHeader(ip) == 0 ||
+        copy->RemoveHeader(udp) == 0 ||
+        udp.GetDestinationPort() != TrainingIslandApplication::DEFAULT_PORT ||
+        copy->PeekHeader(sync) == 0)
+    {
+        return;
+    }
+    if (sync.GetType() != IslandSyncHeader::DATA && sync.GetType() != IslandSyncHeader::AGGREGATE)
+    {
+        return;
+    }
+    const uint32_t round = sync.GetRound();
+    modelBytesOnLink[{round, d}] += copy->GetSize() - IslandSyncHeader::FIXED_SIZE;
+    if (sync.GetType() == IslandSyncHeader::AGGREGATE)
+    {
+        ++aggregatesOnLink[{round, d}];
+    }
+    else if (m_config.recordChunks)
+    {
+        ++dataOnLink[{round, d, sync.GetSender(), sync.GetChunkIndex()}];
+    }
+}
+
+void
+TrainingModeTestRun::OnAggregate(uint32_t city, const IslandSyncHeader& header, bool complete)
+{
+    NS_ABORT_MSG_UNLESS(header.GetSender() == city, "an FPGA names its own city as the sender");
+    if (!complete)
+    {
+        ++partialAggregates;
+    }
+    const std::vector<float>& values = header.GetValues();
+    for (std::size_t v = 0; v < values.size(); ++v)
+    {
+        double sum = 0;
+        for (uint32_t j = 0; j < IslandSyncHeader::MAX_ISLANDS; ++j)
+        {
+            if (header.GetContributors() & (uint64_t{1} << j))
+            {
+                // Every contributor's exchange started before its first chunk left.
+                sum += pre.at({header.GetRound(), j}).at(header.GetValueOffset() + v);
+            }
+        }
+        maxAggregateError =
+            std::max(maxAggregateError, std::abs(values[v] - sum) / std::max(1.0, std::abs(sum)));
+    }
+    ++aggregatesChecked;
+}
+
+const TrainingModeTestRun::Config&
+TrainingModeTestRun::GetConfig() const
+{
+    return m_config;
+}
+
+const WanTopology&
+TrainingModeTestRun::GetTopology() const
+{
+    return m_topology;
+}
+
+const CliqueSchedule&
+TrainingModeTestRun::GetSchedule() const
+{
+    return *m_schedule;
+}
+
+const WanTopologyHelper&
+TrainingModeTestRun::GetScenario() const
+{
+    return *m_scenario;
+}
+
+const PimMulticastHelper&
+TrainingModeTestRun::GetPim() const
+{
+    return *m_pim;
+}
+
+const TrainingResults&
+TrainingModeTestRun::GetResults() const
+{
+    return *m_results;
+}
+
+Ptr<TrainingIslandApplication>
+TrainingModeTestRun::GetApp(uint32_t island) const
+{
+    return DynamicCast<TrainingIslandApplication>(m_apps.Get(island));
+}
+
+Ptr<AggregatorNetDevice>
+TrainingModeTestRun::GetAggregator(uint32_t city) const
+{
+    return m_scenario->GetAggregator(city);
+}
+
+double
+TrainingModeTestRun::GetCommTime(uint32_t round, uint32_t clique) const
+{
+    const CliqueSchedule::Clique& members =
+        m_schedule->GetRound(round % m_schedule->GetNRounds())[clique];
+    double start = 0;
+    double end = 0;
+    for (uint32_t i : members)
+    {
+        auto e = exchangeS.find({round, i});
+        auto f = finishS.find({round, i});
+        if (e == exchangeS.end() || f == finishS.end())
+        {
+            return -1;
+        }
+        start = std::max(start, e->second);
+        end = std::max(end, f->second);
+    }
+    return end - start;
+}
+
+std::vector<double>
+TrainingModeTestRun::GetRoundLinkStreams(uint32_t round) const
+{
+    std::vector<double> streams(m_topology.GetNDirectedLinks(), 0.0);
+    for (uint32_t d = 0; d < streams.size(); ++d)
+    {
+        auto it = modelBytesOnLink.find({round, d});
+        if (it != modelBytesOnLink.end())
+        {
+            streams[d] = static_cast<double>(it->second) / m_config.modelBytes;
+        }
+    }
+    return streams;
+}
+
+} // namespace ns3
