@@ -20,6 +20,7 @@
  */
 
 #include "clique-schedule.h"
+#include "command-line-values.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
 #include "wan-input-error.h"
@@ -28,10 +29,8 @@
 #include "ns3/command-line.h"
 
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 using namespace ns3;
 
@@ -39,50 +38,6 @@ namespace
 {
 
 const std::string PROGRAM = "wan-evaluate";
-
-/**
- * @param option the option name
- * @param text a mode name
- * @return the mode
- * @throws WanInputError naming the option when the mode is unknown
- */
-CapabilityMode
-ParseMode(const std::string& option, const std::string& text)
-{
-    try
-    {
-        return CapabilityModeFromString(text);
-    }
-    catch (const WanInputError& error)
-    {
-        throw WanInputError(PROGRAM, "--" + option, error.GetReason());
-    }
-}
-
-/**
- * @param option the option name
- * @param text its value
- * @param minimum the smallest accepted value
- * @param inclusive whether the minimum itself is accepted
- * @return the value
- * @throws WanInputError when the text is not a finite number in range
- */
-double
-ParseNumber(const std::string& option, const std::string& text, double minimum, bool inclusive)
-{
-    std::istringstream in(text);
-    double value = 0;
-    in >> value;
-    if (text.empty() || in.fail() || !in.eof() || !std::isfinite(value) ||
-        (inclusive ? value < minimum : value <= minimum))
-    {
-        std::ostringstream reason;
-        reason << "must be a finite number " << (inclusive ? ">= " : "> ") << minimum << " (got '"
-               << text << "')";
-        throw WanInputError(PROGRAM, "--" + option, reason.str());
-    }
-    return value;
-}
 
 /**
  * @param value a number that may be infinite
@@ -120,8 +75,7 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "also write the JSON to this file", outFile);
     cmd.Parse(argc, argv);
 
-    try
-    {
+    return CommandLineValues::RunProgram([&]() {
         if (topologyFile.empty())
         {
             throw WanInputError(PROGRAM, "--topology", "required");
@@ -131,18 +85,16 @@ main(int argc, char* argv[])
             throw WanInputError(PROGRAM, "--schedule", "required");
         }
         ScheduleMetrics::Settings settings;
-        settings.modelBytes = ParseNumber("modelBytes", modelBytesText, 0, false);
-        settings.computeS = ParseNumber("computeS", computeText, 0, true);
+        settings.modelBytes =
+            CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", modelBytesText, 0, false);
+        settings.computeS =
+            CommandLineValues::ParseNumber(PROGRAM, "--computeS", computeText, 0, true);
         settings.overlap = overlap;
-        settings.eps = ParseNumber("eps", epsText, 0, false);
-        if (settings.eps >= 1)
-        {
-            throw WanInputError(PROGRAM, "--eps", "must be < 1 (got '" + epsText + "')");
-        }
+        settings.eps = CommandLineValues::ParseFraction(PROGRAM, "--eps", epsText);
         std::vector<CapabilityMode> modes = GetAllCapabilityModes();
         if (!modeName.empty())
         {
-            modes = {ParseMode("mode", modeName)};
+            modes = {CommandLineValues::ParseMode(PROGRAM, "--mode", modeName)};
         }
         WanTopology topology = WanTopology::LoadFile(topologyFile);
         CliqueSchedule schedule = CliqueSchedule::LoadFile(scheduleFile, topology);
@@ -209,18 +161,8 @@ main(int argc, char* argv[])
         std::cout << text << std::endl;
         if (!outFile.empty())
         {
-            std::ofstream out(outFile);
-            out << text << "\n";
-            if (!out)
-            {
-                throw WanInputError(PROGRAM, "--out", "cannot write " + outFile);
-            }
+            CommandLineValues::WriteText(PROGRAM, "--out", outFile, text + "\n");
         }
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << error.what() << std::endl;
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

@@ -29,6 +29,7 @@
  */
 
 #include "clique-schedule.h"
+#include "command-line-values.h"
 #include "pim-multicast-helper.h"
 #include "wan-input-error.h"
 #include "wan-topology-helper.h"
@@ -54,30 +55,6 @@ namespace
 
 /** The program name used in error messages. */
 const char* const PROGRAM = "wan-multicast-trees";
-
-/**
- * @brief Parse a decimal count strictly.
- * @param option the option name, for the message
- * @param text the value given
- * @param maxValue the largest accepted value (the smallest is 1)
- * @return the value
- * @throws WanInputError unless text is a decimal integer in [1, maxValue]
- */
-uint32_t
-ParseCount(const std::string& option, const std::string& text, uint32_t maxValue)
-{
-    bool digits = !text.empty() && text.size() <= 10 &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
-    uint64_t value = digits ? std::stoull(text) : 0;
-    if (!digits || value < 1 || value > maxValue)
-    {
-        throw WanInputError(PROGRAM,
-                            option,
-                            "must be an integer in [1, " + std::to_string(maxValue) + "] (got '" +
-                                text + "')");
-    }
-    return static_cast<uint32_t>(value);
-}
 
 /**
  * @param topology the topology
@@ -167,7 +144,10 @@ MakeSchedule(const WanTopology& topology,
     }
     if (scheduleKind == "regional")
     {
-        return CliqueSchedule::Regional(topology, ParseCount("--cliqueSize", cliqueSizeText, n));
+        return CliqueSchedule::Regional(
+            topology,
+            static_cast<uint32_t>(
+                CommandLineValues::ParseUnsigned(PROGRAM, "--cliqueSize", cliqueSizeText, 1, n)));
     }
     throw WanInputError(PROGRAM,
                         "--scheduleKind",
@@ -215,11 +195,7 @@ Run(int argc, char** argv)
     std::ofstream out;
     if (!outFile.empty())
     {
-        out.open(outFile);
-        if (!out)
-        {
-            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
-        }
+        CommandLineValues::OpenOutput(PROGRAM, "--out", outFile, out);
     }
 
     WanTopologyHelper scenario(topology);
@@ -270,11 +246,7 @@ Run(int argc, char** argv)
                                  {"multicast_ttl", pim.GetMulticastTtl()},
                                  {"trees", trees}};
         out << result.dump(2) << "\n";
-        out.close();
-        if (!out)
-        {
-            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
-        }
+        CommandLineValues::CloseOutput(PROGRAM, "--out", outFile, out);
         std::cout << "\nwrote " << outFile << "\n";
     }
     Simulator::Destroy();
@@ -286,13 +258,5 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << error.what() << std::endl;
-        return 1;
-    }
+    return CommandLineValues::RunProgram([argc, argv]() { return Run(argc, argv); });
 }

@@ -22,6 +22,7 @@
  */
 
 #include "clique-schedule.h"
+#include "command-line-values.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
 #include "schedule-optimizer.h"
@@ -45,73 +46,6 @@ namespace
 {
 
 const std::string PROGRAM = "wan-optimize";
-
-/**
- * @param option the option name
- * @param text a mode name
- * @return the mode
- * @throws WanInputError naming the option when the mode is unknown
- */
-CapabilityMode
-ParseMode(const std::string& option, const std::string& text)
-{
-    try
-    {
-        return CapabilityModeFromString(text);
-    }
-    catch (const WanInputError& error)
-    {
-        throw WanInputError(PROGRAM, "--" + option, error.GetReason());
-    }
-}
-
-/**
- * @param option the option name
- * @param text its value
- * @param minimum the smallest accepted value
- * @param inclusive whether the minimum itself is accepted
- * @return the value
- * @throws WanInputError when the text is not a finite number in range
- */
-double
-ParseNumber(const std::string& option, const std::string& text, double minimum, bool inclusive)
-{
-    std::istringstream in(text);
-    double value = 0;
-    in >> value;
-    if (text.empty() || in.fail() || !in.eof() || !std::isfinite(value) ||
-        (inclusive ? value < minimum : value <= minimum))
-    {
-        std::ostringstream reason;
-        reason << "must be a finite number " << (inclusive ? ">= " : "> ") << minimum << " (got '"
-               << text << "')";
-        throw WanInputError(PROGRAM, "--" + option, reason.str());
-    }
-    return value;
-}
-
-/**
- * @param option the option name
- * @param text its value
- * @param minimum the smallest accepted value
- * @return the value
- * @throws WanInputError when the text is not a whole number >= minimum
- */
-uint64_t
-ParseWhole(const std::string& option, const std::string& text, uint64_t minimum)
-{
-    bool digits = !text.empty() && text.size() <= 19 &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
-    uint64_t value = digits ? std::stoull(text) : 0;
-    if (!digits || value < minimum)
-    {
-        throw WanInputError(PROGRAM,
-                            "--" + option,
-                            "must be a whole number >= " + std::to_string(minimum) + " (got '" +
-                                text + "')");
-    }
-    return value;
-}
 
 /**
  * @param seconds a time
@@ -188,40 +122,31 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "write the best schedule (CliqueSchedule JSON) here", outFile);
     cmd.Parse(argc, argv);
 
-    try
-    {
-        uint64_t synthetic = ParseWhole("syntheticIslands", syntheticText, 0);
+    return CommandLineValues::RunProgram([&]() {
+        uint64_t synthetic =
+            CommandLineValues::ParseWhole(PROGRAM, "--syntheticIslands", syntheticText, 0);
         SyntheticTopology::Options generator;
         generator.islands = synthetic;
-        generator.seed = ParseWhole("syntheticSeed", syntheticSeedText, 0);
-        if (synthetic == 0 && topologyFile.empty())
-        {
-            throw WanInputError(PROGRAM, "--topology", "required (or --syntheticIslands=N)");
-        }
-        if (synthetic > 0 && !topologyFile.empty())
-        {
-            throw WanInputError(PROGRAM,
-                                "--syntheticIslands",
-                                "give either --topology or --syntheticIslands, not both");
-        }
+        generator.seed =
+            CommandLineValues::ParseWhole(PROGRAM, "--syntheticSeed", syntheticSeedText, 0);
+        CommandLineValues::RequireOneTopologySource(PROGRAM, topologyFile, synthetic);
         if (modeName.empty())
         {
             throw WanInputError(PROGRAM, "--mode", "required");
         }
-        CapabilityMode mode = ParseMode("mode", modeName);
+        CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeName);
         ScheduleMetrics::Settings settings;
-        settings.modelBytes = ParseNumber("modelBytes", modelBytesText, 0, false);
-        settings.computeS = ParseNumber("computeS", computeText, 0, true);
+        settings.modelBytes =
+            CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", modelBytesText, 0, false);
+        settings.computeS =
+            CommandLineValues::ParseNumber(PROGRAM, "--computeS", computeText, 0, true);
         settings.overlap = overlap;
-        settings.eps = ParseNumber("eps", epsText, 0, false);
-        if (settings.eps >= 1)
-        {
-            throw WanInputError(PROGRAM, "--eps", "must be < 1 (got '" + epsText + "')");
-        }
+        settings.eps = CommandLineValues::ParseFraction(PROGRAM, "--eps", epsText);
         ScheduleOptimizer::Options options;
-        options.maxPeriod = ParseWhole("maxPeriod", maxPeriodText, 1);
-        options.seed = ParseWhole("seed", seedText, 0);
-        options.maxEvaluations = ParseWhole("maxEvaluations", evaluationsText, 1);
+        options.maxPeriod = CommandLineValues::ParseWhole(PROGRAM, "--maxPeriod", maxPeriodText, 1);
+        options.seed = CommandLineValues::ParseWhole(PROGRAM, "--seed", seedText, 0);
+        options.maxEvaluations =
+            CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 1);
         if (outFile.empty())
         {
             throw WanInputError(PROGRAM, "--out", "required: the file to write the schedule to");
@@ -301,11 +226,6 @@ main(int argc, char* argv[])
                       << SecondsText(b.xiS) << " (x" << b.xiS / e.xiS << " of the best)\n";
         }
         std::cout << "search: " << result.evaluations << " Xi evaluations in " << wallS << " s\n";
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << error.what() << std::endl;
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

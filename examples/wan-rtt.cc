@@ -33,6 +33,7 @@
  * Exit status: 0 when every pair matches, 1 on an input error, 2 when a probe is lost or off.
  */
 
+#include "command-line-values.h"
 #include "wan-input-error.h"
 #include "wan-rtt-probe-helper.h"
 #include "wan-topology-helper.h"
@@ -62,30 +63,6 @@ namespace
 const char* const PROGRAM = "wan-rtt";
 /** The largest RTT error accepted, in microseconds. */
 const double MAX_ERROR_US = 1.0;
-
-/**
- * @brief Parse a decimal count strictly.
- * @param option the option name, for the message
- * @param text the value given
- * @param maxValue the largest accepted value (the smallest is 1)
- * @return the value
- * @throws WanInputError unless text is a decimal integer in [1, maxValue]
- */
-uint32_t
-ParseCount(const std::string& option, const std::string& text, uint32_t maxValue)
-{
-    bool digits = !text.empty() && text.size() <= 10 &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
-    uint64_t value = digits ? std::stoull(text) : 0;
-    if (!digits || value < 1 || value > maxValue)
-    {
-        throw WanInputError(PROGRAM,
-                            option,
-                            "must be an integer in [1, " + std::to_string(maxValue) + "] (got '" +
-                                text + "')");
-    }
-    return static_cast<uint32_t>(value);
-}
 
 /**
  * @brief The closed-form RTT of a probe: latency plus serialization on every hop both ways.
@@ -173,17 +150,18 @@ Run(int argc, char** argv)
     WanTopology topology = WanTopology::LoadFile(topologyFile, optionalLinks);
     WanTopologyHelper scenario(topology);
     WanRttProbeHelper prober(scenario);
-    uint32_t probeBytes = ParseCount("--probeBytes", probeBytesText, prober.GetMaxProbeBytes());
+    uint32_t probeBytes =
+        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
+                                                               "--probeBytes",
+                                                               probeBytesText,
+                                                               1,
+                                                               prober.GetMaxProbeBytes()));
     uint32_t wireBytes = probeBytes + WanRttProbeHelper::HEADER_BYTES;
 
     std::ofstream out;
     if (!outFile.empty())
     {
-        out.open(outFile);
-        if (!out)
-        {
-            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
-        }
+        CommandLineValues::OpenOutput(PROGRAM, "--out", outFile, out);
     }
 
     scenario.Install();
@@ -296,11 +274,7 @@ Run(int argc, char** argv)
                                          {"max_abs_error_us", maxErrorUs},
                                          {"ok", ok}};
         out << result.dump(2) << "\n";
-        out.close();
-        if (!out)
-        {
-            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
-        }
+        CommandLineValues::CloseOutput(PROGRAM, "--out", outFile, out);
         std::cout << "wrote " << outFile << "\n";
     }
     return ok ? 0 : 2;
@@ -311,13 +285,5 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << error.what() << std::endl;
-        return 1;
-    }
+    return CommandLineValues::RunProgram([argc, argv]() { return Run(argc, argv); });
 }

@@ -19,6 +19,7 @@
  */
 
 #include "clique-schedule.h"
+#include "command-line-values.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
 #include "schedule-optimizer.h"
@@ -29,7 +30,6 @@
 #include "ns3/command-line.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -41,73 +41,6 @@ namespace
 {
 
 const std::string PROGRAM = "wan-sweep";
-
-/**
- * @param option the option name
- * @param text a mode name
- * @return the mode
- * @throws WanInputError naming the option when the mode is unknown
- */
-CapabilityMode
-ParseMode(const std::string& option, const std::string& text)
-{
-    try
-    {
-        return CapabilityModeFromString(text);
-    }
-    catch (const WanInputError& error)
-    {
-        throw WanInputError(PROGRAM, "--" + option, error.GetReason());
-    }
-}
-
-/**
- * @param option the option name
- * @param text its value
- * @param minimum the smallest accepted value
- * @param inclusive whether the minimum itself is accepted
- * @return the value
- * @throws WanInputError when the text is not a finite number in range
- */
-double
-ParseNumber(const std::string& option, const std::string& text, double minimum, bool inclusive)
-{
-    std::istringstream in(text);
-    double value = 0;
-    in >> value;
-    if (text.empty() || in.fail() || !in.eof() || !std::isfinite(value) ||
-        (inclusive ? value < minimum : value <= minimum))
-    {
-        std::ostringstream reason;
-        reason << "must be a finite number " << (inclusive ? ">= " : "> ") << minimum << " (got '"
-               << text << "')";
-        throw WanInputError(PROGRAM, "--" + option, reason.str());
-    }
-    return value;
-}
-
-/**
- * @param option the option name
- * @param text its value
- * @param minimum the smallest accepted value
- * @return the value
- * @throws WanInputError when the text is not a whole number >= minimum
- */
-uint64_t
-ParseWhole(const std::string& option, const std::string& text, uint64_t minimum)
-{
-    bool digits = !text.empty() && text.size() <= 19 &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
-    uint64_t value = digits ? std::stoull(text) : 0;
-    if (!digits || value < minimum)
-    {
-        throw WanInputError(PROGRAM,
-                            "--" + option,
-                            "must be a whole number >= " + std::to_string(minimum) + " (got '" +
-                                text + "')");
-    }
-    return value;
-}
 
 /**
  * @param text a comma-separated list
@@ -192,19 +125,10 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "write the table as CSV here", csvFile);
     cmd.Parse(argc, argv);
 
-    try
-    {
-        uint64_t synthetic = ParseWhole("syntheticIslands", syntheticText, 0);
-        if (synthetic == 0 && topologyFile.empty())
-        {
-            throw WanInputError(PROGRAM, "--topology", "required (or --syntheticIslands=N)");
-        }
-        if (synthetic > 0 && !topologyFile.empty())
-        {
-            throw WanInputError(PROGRAM,
-                                "--syntheticIslands",
-                                "give either --topology or --syntheticIslands, not both");
-        }
+    return CommandLineValues::RunProgram([&]() {
+        uint64_t synthetic =
+            CommandLineValues::ParseWhole(PROGRAM, "--syntheticIslands", syntheticText, 0);
+        CommandLineValues::RequireOneTopologySource(PROGRAM, topologyFile, synthetic);
         if (synthetic > 64)
         {
             throw WanInputError(PROGRAM, "--syntheticIslands", "at most 64 islands");
@@ -212,29 +136,33 @@ main(int argc, char* argv[])
         std::vector<double> sizes;
         for (const std::string& item : Split(modelBytesText))
         {
-            sizes.push_back(ParseNumber("modelBytes", item, 0, false));
+            sizes.push_back(
+                CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", item, 0, false));
         }
         std::vector<double> computes;
         for (const std::string& item : Split(computeText))
         {
-            computes.push_back(ParseNumber("computeS", item, 0, true));
+            computes.push_back(
+                CommandLineValues::ParseNumber(PROGRAM, "--computeS", item, 0, true));
         }
         std::vector<CapabilityMode> modes;
         for (const std::string& item : Split(modesText))
         {
-            modes.push_back(ParseMode("modes", item));
+            modes.push_back(CommandLineValues::ParseMode(PROGRAM, "--modes", item));
         }
         ScheduleOptimizer::Options options;
-        options.maxPeriod = ParseWhole("maxPeriod", maxPeriodText, 1);
-        options.seed = ParseWhole("seed", seedText, 0);
-        options.maxEvaluations = ParseWhole("maxEvaluations", evaluationsText, 1);
+        options.maxPeriod = CommandLineValues::ParseWhole(PROGRAM, "--maxPeriod", maxPeriodText, 1);
+        options.seed = CommandLineValues::ParseWhole(PROGRAM, "--seed", seedText, 0);
+        options.maxEvaluations =
+            CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 1);
         if (jsonFile.empty() || csvFile.empty())
         {
             throw WanInputError(PROGRAM, jsonFile.empty() ? "--json" : "--csv", "empty file name");
         }
         SyntheticTopology::Options generator;
         generator.islands = synthetic;
-        generator.seed = ParseWhole("syntheticSeed", syntheticSeedText, 0);
+        generator.seed =
+            CommandLineValues::ParseWhole(PROGRAM, "--syntheticSeed", syntheticSeedText, 0);
         WanTopology topology = synthetic > 0 ? SyntheticTopology::Generate(generator)
                                              : WanTopology::LoadFile(topologyFile);
         const uint32_t n = topology.GetNCities();
@@ -316,24 +244,9 @@ main(int argc, char* argv[])
         doc["max_period"] = options.maxPeriod;
         doc["seed"] = options.seed;
         doc["rows"] = rows;
-        std::ofstream json(jsonFile);
-        json << doc.dump(1) << "\n";
-        if (!json)
-        {
-            throw WanInputError(PROGRAM, "--json", "cannot write " + jsonFile);
-        }
-        std::ofstream out(csvFile);
-        out << csv.str();
-        if (!out)
-        {
-            throw WanInputError(PROGRAM, "--csv", "cannot write " + csvFile);
-        }
+        CommandLineValues::WriteText(PROGRAM, "--json", jsonFile, doc.dump(1) + "\n");
+        CommandLineValues::WriteText(PROGRAM, "--csv", csvFile, csv.str());
         std::cout << "wrote " << jsonFile << " and " << csvFile << "\n";
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << error.what() << std::endl;
-        return 1;
-    }
-    return 0;
+        return 0;
+    });
 }

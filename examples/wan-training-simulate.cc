@@ -41,6 +41,7 @@
 #include "aggregator-helper.h"
 #include "aggregator-net-device.h"
 #include "clique-schedule.h"
+#include "command-line-values.h"
 #include "link-load-model.h"
 #include "pim-multicast-helper.h"
 #include "training-helper.h"
@@ -63,7 +64,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -71,7 +71,6 @@
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -84,110 +83,6 @@ namespace
 
 /** The program name used in error messages. */
 const char* const PROGRAM = "wan-training-simulate";
-
-/**
- * @brief Parse an unsigned decimal integer strictly.
- * @param option the option name, for the message
- * @param text the value given
- * @param minValue the smallest accepted value
- * @param maxValue the largest accepted value
- * @return the value
- * @throws WanInputError unless text is a decimal integer in [minValue, maxValue]
- */
-uint64_t
-ParseUnsigned(const std::string& option,
-              const std::string& text,
-              uint64_t minValue,
-              uint64_t maxValue)
-{
-    bool digits = !text.empty() && text.size() <= 19 &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
-    uint64_t value = digits ? std::stoull(text) : 0;
-    if (!digits || value < minValue || value > maxValue)
-    {
-        throw WanInputError(PROGRAM,
-                            option,
-                            "must be an integer in [" + std::to_string(minValue) + ", " +
-                                std::to_string(maxValue) + "] (got '" + text + "')");
-    }
-    return value;
-}
-
-/**
- * @brief Parse a finite decimal number strictly.
- * @param option the option name, for the message
- * @param text the value given
- * @param minValue the smallest accepted value
- * @param maxValue the largest accepted value (exclusive when maxOpen)
- * @param maxOpen whether maxValue itself is excluded
- * @return the value
- * @throws WanInputError unless text is a finite number in the range
- */
-double
-ParseNumber(const std::string& option,
-            const std::string& text,
-            double minValue,
-            double maxValue,
-            bool maxOpen)
-{
-    char* end = nullptr;
-    errno = 0;
-    double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
-    bool parsed =
-        !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(value);
-    if (!parsed || value < minValue || value > maxValue || (maxOpen && value == maxValue))
-    {
-        std::ostringstream range;
-        range << "[" << minValue << ", " << maxValue << (maxOpen ? ")" : "]");
-        throw WanInputError(PROGRAM,
-                            option,
-                            "must be a number in " + range.str() + " (got '" + text + "')");
-    }
-    return value;
-}
-
-/**
- * @brief Parse a duration: a number with an optional unit s, ms, us or ns (default s).
- * @param option the option name, for the message
- * @param text the value given
- * @param allowZero whether 0 is accepted
- * @return the duration
- * @throws WanInputError unless text is a non-negative finite duration up to one day
- */
-Time
-ParseDuration(const std::string& option, const std::string& text, bool allowZero)
-{
-    static const std::vector<std::pair<std::string, double>> units{{"ms", 1e-3},
-                                                                   {"us", 1e-6},
-                                                                   {"ns", 1e-9},
-                                                                   {"s", 1.0}};
-    std::string number = text;
-    double scale = 1.0;
-    for (const auto& [suffix, factor] : units)
-    {
-        if (text.size() > suffix.size() &&
-            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
-        {
-            number = text.substr(0, text.size() - suffix.size());
-            scale = factor;
-            break;
-        }
-    }
-    char* end = nullptr;
-    double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
-    bool parsed = !number.empty() && end == number.c_str() + number.size() &&
-                  std::isfinite(value) && value >= 0 && value * scale <= 86400 &&
-                  (allowZero || value > 0);
-    if (!parsed)
-    {
-        throw WanInputError(PROGRAM,
-                            option,
-                            std::string("must be a ") + (allowZero ? "non-negative" : "positive") +
-                                " duration up to one day, e.g. 10ms, 0.5s, 200us (got '" + text +
-                                "')");
-    }
-    return NanoSeconds(static_cast<int64_t>(std::llround(value * scale * 1e9)));
-}
 
 /**
  * @param name a directed link name ("nyc->chi", "nyc:up")
@@ -310,15 +205,7 @@ Run(int argc, char** argv)
                             "at most " + std::to_string(IslandSyncHeader::MAX_ISLANDS) +
                                 " islands are supported (got " + std::to_string(n) + ")");
     }
-    CapabilityMode mode;
-    try
-    {
-        mode = CapabilityModeFromString(modeText);
-    }
-    catch (const WanInputError& error)
-    {
-        throw WanInputError(PROGRAM, "--mode", error.GetReason());
-    }
+    CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeText);
     if (mode == CapabilityMode::RING || mode == CapabilityMode::TREE)
     {
         throw WanInputError(PROGRAM,
@@ -343,9 +230,17 @@ Run(int argc, char** argv)
                             "mode '" + modeText + "' needs in-line aggregation, but topology '" +
                                 topology.GetName() + "' has capabilities.aggregation false");
     }
-    uint64_t modelBytes = ParseUnsigned("--modelBytes", modelBytesText, 1, uint64_t{1} << 50);
-    uint32_t parameterCount = static_cast<uint32_t>(
-        ParseUnsigned("--parameterCount", parameterCountText, 1, uint32_t{1} << 26));
+    uint64_t modelBytes = CommandLineValues::ParseUnsigned(PROGRAM,
+                                                           "--modelBytes",
+                                                           modelBytesText,
+                                                           1,
+                                                           uint64_t{1} << 50);
+    uint32_t parameterCount =
+        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
+                                                               "--parameterCount",
+                                                               parameterCountText,
+                                                               1,
+                                                               uint32_t{1} << 26));
     if (uint64_t{IslandSyncHeader::VALUE_BYTES} * parameterCount > modelBytes)
     {
         throw WanInputError(PROGRAM,
@@ -353,24 +248,54 @@ Run(int argc, char** argv)
                             "4 bytes x " + std::to_string(parameterCount) +
                                 " values exceed --modelBytes=" + std::to_string(modelBytes));
     }
-    uint32_t rounds =
-        static_cast<uint32_t>(ParseUnsigned("--rounds", roundsText, 1, uint32_t{1} << 20));
-    uint32_t localSteps =
-        static_cast<uint32_t>(ParseUnsigned("--localSteps", localStepsText, 0, 1000000));
-    Time stepTime = ParseDuration("--stepTime", stepTimeText, true);
-    double learningRate = ParseNumber("--learningRate", learningRateText, 0, 1, true);
-    double heterogeneity = ParseNumber("--heterogeneity", heterogeneityText, 0, 1e6, false);
-    uint64_t seed = ParseUnsigned("--seed", seedText, 1, std::numeric_limits<uint32_t>::max());
-    double loss = ParseNumber("--loss", lossText, 0, 0.5, false);
-    double streamRateGbps = ParseNumber("--streamRateGbps", streamRateText, 0, 1e4, false);
-    Time nackTimeout = ParseDuration("--nackTimeout", nackTimeoutText, false);
+    uint32_t rounds = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(PROGRAM, "--rounds", roundsText, 1, uint32_t{1} << 20));
+    uint32_t localSteps = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(PROGRAM, "--localSteps", localStepsText, 0, 1000000));
+    Time stepTime = CommandLineValues::ParseDuration(PROGRAM, "--stepTime", stepTimeText, true);
+    double learningRate = CommandLineValues::ParseNumberInRange(PROGRAM,
+                                                                "--learningRate",
+                                                                learningRateText,
+                                                                0,
+                                                                1,
+                                                                true);
+    double heterogeneity = CommandLineValues::ParseNumberInRange(PROGRAM,
+                                                                 "--heterogeneity",
+                                                                 heterogeneityText,
+                                                                 0,
+                                                                 1e6,
+                                                                 false);
+    uint64_t seed = CommandLineValues::ParseUnsigned(PROGRAM,
+                                                     "--seed",
+                                                     seedText,
+                                                     1,
+                                                     std::numeric_limits<uint32_t>::max());
+    double loss = CommandLineValues::ParseNumberInRange(PROGRAM, "--loss", lossText, 0, 0.5, false);
+    double streamRateGbps = CommandLineValues::ParseNumberInRange(PROGRAM,
+                                                                  "--streamRateGbps",
+                                                                  streamRateText,
+                                                                  0,
+                                                                  1e4,
+                                                                  false);
+    Time nackTimeout =
+        CommandLineValues::ParseDuration(PROGRAM, "--nackTimeout", nackTimeoutText, false);
     uint32_t fpgaSlots = static_cast<uint32_t>(
-        ParseUnsigned("--fpgaSlots", fpgaSlotsText, 0, std::numeric_limits<uint32_t>::max()));
-    Time fpgaTimeout = ParseDuration("--fpgaTimeout", fpgaTimeoutText, false);
-    Time fpgaDelay = ParseDuration("--fpgaDelay", fpgaDelayText, true);
-    double fpgaLineRateGbps = ParseNumber("--fpgaLineRateGbps", fpgaLineRateText, 1e-3, 1e6, false);
-    uint32_t pcapSnaplen =
-        static_cast<uint32_t>(ParseUnsigned("--pcapSnaplen", pcapSnaplenText, 70, 65535));
+        CommandLineValues::ParseUnsigned(PROGRAM,
+                                         "--fpgaSlots",
+                                         fpgaSlotsText,
+                                         0,
+                                         std::numeric_limits<uint32_t>::max()));
+    Time fpgaTimeout =
+        CommandLineValues::ParseDuration(PROGRAM, "--fpgaTimeout", fpgaTimeoutText, false);
+    Time fpgaDelay = CommandLineValues::ParseDuration(PROGRAM, "--fpgaDelay", fpgaDelayText, true);
+    double fpgaLineRateGbps = CommandLineValues::ParseNumberInRange(PROGRAM,
+                                                                    "--fpgaLineRateGbps",
+                                                                    fpgaLineRateText,
+                                                                    1e-3,
+                                                                    1e6,
+                                                                    false);
+    uint32_t pcapSnaplen = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(PROGRAM, "--pcapSnaplen", pcapSnaplenText, 70, 65535));
 
     CliqueSchedule schedule = CliqueSchedule::AllReduce(n);
     std::string scheduleName;
@@ -406,8 +331,8 @@ Run(int argc, char** argv)
     }
     else if (scheduleKind == "regional")
     {
-        uint32_t cliqueSize =
-            static_cast<uint32_t>(ParseUnsigned("--cliqueSize", cliqueSizeText, 1, n));
+        uint32_t cliqueSize = static_cast<uint32_t>(
+            CommandLineValues::ParseUnsigned(PROGRAM, "--cliqueSize", cliqueSizeText, 1, n));
         schedule = CliqueSchedule::Regional(topology, cliqueSize);
         scheduleName = "regional-" + std::to_string(cliqueSize);
     }
@@ -420,8 +345,12 @@ Run(int argc, char** argv)
     }
 
     // The chunk size must fit the path MTU of every clique that exchanges.
-    uint32_t chunkBytes = static_cast<uint32_t>(
-        ParseUnsigned("--chunkBytes", chunkBytesText, 0, WanTopology::MAX_MTU_BYTES));
+    uint32_t chunkBytes =
+        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
+                                                               "--chunkBytes",
+                                                               chunkBytesText,
+                                                               0,
+                                                               WanTopology::MAX_MTU_BYTES));
     const uint32_t overhead =
         TrainingIslandApplication::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
     if (chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
@@ -455,11 +384,7 @@ Run(int argc, char** argv)
     std::ofstream probe;
     if (!outFile.empty())
     {
-        probe.open(outFile);
-        if (!probe)
-        {
-            throw WanInputError(PROGRAM, "--out", "cannot write '" + outFile + "'");
-        }
+        CommandLineValues::OpenOutput(PROGRAM, "--out", outFile, probe);
         probe.close();
     }
     if (!pcapDir.empty())
@@ -659,13 +584,5 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << error.what() << std::endl;
-        return 1;
-    }
+    return CommandLineValues::RunProgram([argc, argv]() { return Run(argc, argv); });
 }

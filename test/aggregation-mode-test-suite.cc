@@ -17,9 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
 #include <vector>
@@ -45,45 +43,6 @@ namespace
 
 /** The nine-city topology, relative to the test data directory. */
 const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
-/** The reference WAN of MODEL.md's reference values. */
-const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
-/** The reference values, relative to the test data directory. */
-const std::string REFERENCE_VALUES = "data/reference-values.json";
-
-/**
- * @return rounds on the nine cities (nyc chi lax lon ams fra prg tyo sin) whose cliques have
- * 3, 6, 4, 5, 7, 8 and 9 members (singletons idle)
- */
-std::vector<CliqueSchedule::Round>
-CliquesOfThreeToNine()
-{
-    return {
-        {{0, 4, 7}, {1, 2, 3, 5, 6, 8}},
-        {{2, 3, 5, 8}, {0, 1, 4, 6, 7}},
-        {{1, 2, 3, 5, 6, 7, 8}, {0}, {4}},
-        {{0, 2, 3, 4, 5, 6, 7, 8}, {1}},
-        {{0, 1, 2, 3, 4, 5, 6, 7, 8}},
-    };
-}
-
-/**
- * @param n number of islands
- * @param clique one clique
- * @return a round with that clique and every other island alone
- */
-CliqueSchedule::Round
-AloneWith(uint32_t n, const CliqueSchedule::Clique& clique)
-{
-    CliqueSchedule::Round round{clique};
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (std::find(clique.begin(), clique.end(), i) == clique.end())
-        {
-            round.push_back({i});
-        }
-    }
-    return round;
-}
 
 } // namespace
 
@@ -143,7 +102,7 @@ AggregationExactTestCase::DoRun()
     TrainingModeTestRun::Config config;
     config.topologyFile = CreateDataDirFilename(NINE_CITY);
     config.mode = m_mode;
-    config.rounds = CliquesOfThreeToNine();
+    config.rounds = TrainingModeTestRun::CliquesOfThreeToNine();
     config.nRounds = config.rounds.size();
     config.modelBytes = 100000;
     config.parameterCount = 20000; // 80 kB of real values in the first chunks
@@ -175,23 +134,9 @@ AggregationExactTestCase::DoRun()
                 continue;
             }
             const uint32_t k = clique.size();
-            std::vector<double> average(config.parameterCount, 0.0);
-            for (uint32_t j : clique)
-            {
-                for (uint32_t v = 0; v < config.parameterCount; ++v)
-                {
-                    average[v] += run.pre.at({r, j})[v];
-                }
-            }
             for (uint32_t i : clique)
             {
-                const std::vector<float>& post = run.post.at({r, i});
-                for (uint32_t v = 0; v < config.parameterCount; ++v)
-                {
-                    double avg = average[v] / k;
-                    maxError =
-                        std::max(maxError, std::abs(post[v] - avg) / std::max(1.0, std::abs(avg)));
-                }
+                maxError = std::max(maxError, run.GetAverageError(r, i, clique));
                 if (!clean)
                 {
                     continue;
@@ -313,111 +258,6 @@ AggregationExactTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
- * @brief Streams per directed link and round, measured in the simulation on the reference WAN
- * (model bytes of the round's DATA and AGGREGATE packets on each link / S), against
- * test/data/reference-values.json's `link_loads_in_S` for every schedule there (links it does
- * not list carry nothing). With FPGAs a member's :down link carries the aggregates (one stream),
- * the WAN links the contributions.
- */
-class AggregationReferenceStreamsTestCase : public TestCase
-{
-  public:
-    /**
-     * @param mode aggregation or both
-     */
-    explicit AggregationReferenceStreamsTestCase(CapabilityMode mode);
-
-  private:
-    void DoRun() override;
-
-    CapabilityMode m_mode; //!< the mode
-};
-
-AggregationReferenceStreamsTestCase::AggregationReferenceStreamsTestCase(CapabilityMode mode)
-    : TestCase("streams per link and round on reference-wan equal reference-values.json, " +
-               CapabilityModeToString(mode)),
-      m_mode(mode)
-{
-}
-
-void
-AggregationReferenceStreamsTestCase::DoRun()
-{
-    std::ifstream file(CreateDataDirFilename(REFERENCE_VALUES));
-    NS_TEST_ASSERT_MSG_EQ(file.good(), true, "reference values readable");
-    nlohmann::json reference = nlohmann::json::parse(file);
-    const WanTopology topology = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
-    uint64_t checked = 0;
-    double maxDifference = 0;
-    for (const auto& [name, entry] : reference.at("schedules").items())
-    {
-        std::vector<CliqueSchedule::Round> rounds;
-        for (const auto& round : entry.at("rounds"))
-        {
-            CliqueSchedule::Round cliques;
-            std::set<uint32_t> present;
-            for (const auto& clique : round)
-            {
-                CliqueSchedule::Clique members;
-                for (const auto& id : clique)
-                {
-                    members.push_back(topology.GetCityIndex(id.get<std::string>()));
-                    present.insert(members.back());
-                }
-                cliques.push_back(members);
-            }
-            for (uint32_t i = 0; i < topology.GetNCities(); ++i)
-            {
-                if (!present.count(i))
-                {
-                    cliques.push_back({i});
-                }
-            }
-            rounds.push_back(cliques);
-        }
-        const nlohmann::json& loads =
-            entry.at("modes").at(CapabilityModeToString(m_mode)).at("link_loads_in_S");
-        NS_TEST_ASSERT_MSG_EQ(loads.size(), rounds.size(), name << ": loads of every round");
-
-        TrainingModeTestRun::Config config;
-        config.topologyFile = CreateDataDirFilename(REFERENCE_WAN);
-        config.mode = m_mode;
-        config.rounds = rounds;
-        config.nRounds = rounds.size();
-        config.modelBytes = 100000;
-        config.parameterCount = 2048;
-        config.recordChunks = false;
-        TrainingModeTestRun run(config);
-        run.Run();
-        NS_TEST_ASSERT_MSG_EQ(run.GetResults().GetRoundsVerified(),
-                              config.nRounds,
-                              name << ": every round verified");
-        NS_TEST_EXPECT_MSG_EQ(run.partialAggregates, 0u, name << ": no partial aggregate");
-        for (uint32_t r = 0; r < rounds.size(); ++r)
-        {
-            std::vector<double> measured = run.GetRoundLinkStreams(r);
-            for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
-            {
-                const std::string link = topology.GetDirectedLinkName(d);
-                double expected = loads[r].contains(link) ? loads[r].at(link).get<double>() : 0.0;
-                maxDifference = std::max(maxDifference, std::abs(measured[d] - expected));
-                ++checked;
-                NS_TEST_EXPECT_MSG_EQ_TOL(measured[d],
-                                          expected,
-                                          1e-9,
-                                          name << ", round " << r << ", " << link);
-            }
-        }
-    }
-    std::cout << "  " << CapabilityModeToString(m_mode) << ": " << checked
-              << " (schedule, round, directed link) stream counts checked, largest |measured - "
-                 "reference| = "
-              << maxDifference << " streams" << std::endl;
-    NS_TEST_EXPECT_MSG_GT(checked, 0u, "stream counts were checked");
-}
-
-/**
- * @ingroup wan-training-tests
  * @brief Round times of one clique in the four modes: both <= multicast and aggregation <=
  * unicast, and each within 5% of MODEL.md's T_comm.
  *
@@ -467,7 +307,7 @@ AggregationRoundTimeTestCase::DoRun()
                                      CapabilityMode::AGGREGATION,
                                      CapabilityMode::BOTH};
     double times[4] = {0, 0, 0, 0};
-    const CliqueSchedule::Round round = AloneWith(9, m_clique);
+    const CliqueSchedule::Round round = TrainingModeTestRun::AloneWith(9, m_clique);
     for (uint32_t m = 0; m < 4; ++m)
     {
         TrainingModeTestRun::Config config;
@@ -526,7 +366,7 @@ AggregationModeTestSuite::AggregationModeTestSuite()
         AddTestCase(new AggregationExactTestCase(mode, 0, 65536), TestCase::QUICK);
         AddTestCase(new AggregationExactTestCase(mode, 0.01, 65536), TestCase::QUICK);
         AddTestCase(new AggregationExactTestCase(mode, 0, 2), TestCase::QUICK);
-        AddTestCase(new AggregationReferenceStreamsTestCase(mode), TestCase::QUICK);
+        AddTestCase(new TrainingReferenceStreamsTestCase(mode), TestCase::QUICK);
     }
     // nyc chi lax: with both, every link of the three source trees carries one stream (half
     // the other modes' bottleneck); lon ams fra prg: fra->prg carries three streams in every

@@ -6,10 +6,10 @@
 
 #include "clique-schedule.h"
 #include "link-load-model.h"
+#include "test-utils.h"
 #include "wan-topology.h"
 
 #include <algorithm>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -29,31 +29,14 @@ namespace
 
 const std::string SRC = WAN_TRAINING_SOURCE_DIR;
 
-std::string
-ReadText(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/** A topology from inline JSON with 100 Gbps access links of 1 ms. */
-WanTopology
-Inline(const std::string& cities, const std::string& links)
-{
-    return WanTopology::Parse(R"({"defaults": {"mtu_bytes": 1500,
-        "island_access": {"capacity_gbps": 100, "latency_ms": 1}}, "cities": )" +
-                                  cities + R"(, "links": )" + links + "}",
-                              "inline");
-}
-
 /** The four-city line a - b - c - d with 10 ms WAN links. */
 WanTopology
 Line()
 {
-    return Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}])",
-                  R"([{"a": "a", "b": "b", "latency_ms": 10, "capacity_gbps": 100},
+    return ParseInlineTopology(100,
+                               1,
+                               R"([{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}])",
+                               R"([{"a": "a", "b": "b", "latency_ms": 10, "capacity_gbps": 100},
                       {"a": "b", "b": "c", "latency_ms": 10, "capacity_gbps": 100},
                       {"a": "c", "b": "d", "latency_ms": 10, "capacity_gbps": 100}])");
 }
@@ -84,7 +67,7 @@ TEST(LinkLoadModel, ReferenceLoadsAreReproducedExactlyForEveryScheduleAndMode)
 {
     WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
     LinkLoadModel model(topology);
-    auto ref = nlohmann::json::parse(ReadText(SRC + "/test/data/reference-values.json"));
+    auto ref = nlohmann::json::parse(ReadTextFile(SRC + "/test/data/reference-values.json"));
     ASSERT_EQ(ref["schedules"].size(), 3U);
     uint32_t compared = 0;
     for (const auto& [name, entry] : ref["schedules"].items())
@@ -243,7 +226,7 @@ TEST(LinkLoadModel, HeuristicRingOrderOnALargeCliqueIsAValidCycle)
                   << R"(", "latency_ms": 10, "capacity_gbps": 100})";
         }
     }
-    WanTopology t = Inline(cities.str() + "]", links.str() + "]");
+    WanTopology t = ParseInlineTopology(100, 1, cities.str() + "]", links.str() + "]");
     LinkLoadModel model(t);
     CliqueSchedule::Clique all(n);
     for (uint32_t i = 0; i < n; ++i)

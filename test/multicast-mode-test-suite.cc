@@ -16,10 +16,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <iterator>
-#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <string>
@@ -44,45 +42,6 @@ namespace
 
 /** The nine-city topology, relative to the test data directory. */
 const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
-/** The reference WAN of MODEL.md's reference values. */
-const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
-/** The reference values, relative to the test data directory. */
-const std::string REFERENCE_VALUES = "data/reference-values.json";
-
-/**
- * @return rounds on the nine cities (nyc chi lax lon ams fra prg tyo sin) whose cliques have
- * 3, 6, 4, 5, 7, 8 and 9 members (singletons idle)
- */
-std::vector<CliqueSchedule::Round>
-CliquesOfThreeToNine()
-{
-    return {
-        {{0, 4, 7}, {1, 2, 3, 5, 6, 8}},
-        {{2, 3, 5, 8}, {0, 1, 4, 6, 7}},
-        {{1, 2, 3, 5, 6, 7, 8}, {0}, {4}},
-        {{0, 2, 3, 4, 5, 6, 7, 8}, {1}},
-        {{0, 1, 2, 3, 4, 5, 6, 7, 8}},
-    };
-}
-
-/**
- * @param n number of islands
- * @param clique one clique
- * @return a round with that clique and every other island alone
- */
-CliqueSchedule::Round
-AloneWith(uint32_t n, const CliqueSchedule::Clique& clique)
-{
-    CliqueSchedule::Round round{clique};
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        if (std::find(clique.begin(), clique.end(), i) == clique.end())
-        {
-            round.push_back({i});
-        }
-    }
-    return round;
-}
 
 /**
  * @param topology a topology
@@ -148,7 +107,7 @@ MulticastTreeTestCase::DoRun()
     TrainingModeTestRun::Config config;
     config.topologyFile = CreateDataDirFilename(NINE_CITY);
     config.mode = CapabilityMode::MULTICAST;
-    config.rounds = CliquesOfThreeToNine();
+    config.rounds = TrainingModeTestRun::CliquesOfThreeToNine();
     config.nRounds = config.rounds.size();
     config.modelBytes = 100000;
     config.parameterCount = 20000; // 80 kB of real values in the first chunks
@@ -181,24 +140,10 @@ MulticastTreeTestCase::DoRun()
                                       "an idle island keeps its parameters");
                 continue;
             }
-            // Exact average, computed here from the traced contributions.
-            std::vector<double> average(config.parameterCount, 0.0);
-            for (uint32_t j : clique)
-            {
-                for (uint32_t v = 0; v < config.parameterCount; ++v)
-                {
-                    average[v] += run.pre.at({r, j})[v];
-                }
-            }
+            // Exact average, computed from the traced contributions.
             for (uint32_t i : clique)
             {
-                const std::vector<float>& post = run.post.at({r, i});
-                for (uint32_t v = 0; v < config.parameterCount; ++v)
-                {
-                    double avg = average[v] / clique.size();
-                    maxError =
-                        std::max(maxError, std::abs(post[v] - avg) / std::max(1.0, std::abs(avg)));
-                }
+                maxError = std::max(maxError, run.GetAverageError(r, i, clique));
             }
             if (m_lossRate > 0)
             {
@@ -302,118 +247,6 @@ MulticastTreeTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
- * @brief Streams per directed link and round, measured in the simulation on the reference WAN
- * (model bytes of the round's DATA and AGGREGATE packets on each link / S), against
- * test/data/reference-values.json's `link_loads_in_S` for every schedule there (links it does
- * not list carry nothing).
- */
-class ReferenceStreamsTestCase : public TestCase
-{
-  public:
-    /**
-     * @param mode the capability mode whose column is checked
-     */
-    explicit ReferenceStreamsTestCase(CapabilityMode mode);
-
-  private:
-    void DoRun() override;
-
-    CapabilityMode m_mode; //!< the mode
-};
-
-ReferenceStreamsTestCase::ReferenceStreamsTestCase(CapabilityMode mode)
-    : TestCase("streams per link and round on reference-wan equal reference-values.json, " +
-               CapabilityModeToString(mode)),
-      m_mode(mode)
-{
-}
-
-void
-ReferenceStreamsTestCase::DoRun()
-{
-    std::ifstream file(CreateDataDirFilename(REFERENCE_VALUES));
-    NS_TEST_ASSERT_MSG_EQ(file.good(), true, "reference values readable");
-    nlohmann::json reference = nlohmann::json::parse(file);
-    const WanTopology topology = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
-    uint64_t checked = 0;
-    double maxDifference = 0;
-    for (const auto& [name, entry] : reference.at("schedules").items())
-    {
-        std::vector<CliqueSchedule::Round> rounds;
-        for (const auto& round : entry.at("rounds"))
-        {
-            CliqueSchedule::Round cliques;
-            std::set<uint32_t> present;
-            for (const auto& clique : round)
-            {
-                CliqueSchedule::Clique members;
-                for (const auto& id : clique)
-                {
-                    members.push_back(topology.GetCityIndex(id.get<std::string>()));
-                    present.insert(members.back());
-                }
-                cliques.push_back(members);
-            }
-            for (uint32_t i = 0; i < topology.GetNCities(); ++i)
-            {
-                if (!present.count(i))
-                {
-                    cliques.push_back({i});
-                }
-            }
-            rounds.push_back(cliques);
-        }
-        const nlohmann::json& loads =
-            entry.at("modes").at(CapabilityModeToString(m_mode)).at("link_loads_in_S");
-        NS_TEST_ASSERT_MSG_EQ(loads.size(), rounds.size(), name << ": loads of every round");
-
-        TrainingModeTestRun::Config config;
-        config.topologyFile = CreateDataDirFilename(REFERENCE_WAN);
-        config.mode = m_mode;
-        config.rounds = rounds;
-        config.nRounds = rounds.size();
-        config.modelBytes = 100000;
-        config.parameterCount = 2048;
-        config.recordChunks = false;
-        TrainingModeTestRun run(config);
-        run.Run();
-        NS_TEST_ASSERT_MSG_EQ(run.GetResults().GetRoundsVerified(),
-                              config.nRounds,
-                              name << ": every round verified");
-        for (uint32_t r = 0; r < rounds.size(); ++r)
-        {
-            std::vector<double> measured = run.GetRoundLinkStreams(r);
-            for (const auto& [link, value] : loads[r].items())
-            {
-                bool known = false;
-                for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
-                {
-                    known = known || topology.GetDirectedLinkName(d) == link;
-                }
-                NS_TEST_EXPECT_MSG_EQ(known, true, name << ": link " << link << " exists");
-            }
-            for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
-            {
-                const std::string link = topology.GetDirectedLinkName(d);
-                double expected = loads[r].contains(link) ? loads[r].at(link).get<double>() : 0.0;
-                maxDifference = std::max(maxDifference, std::abs(measured[d] - expected));
-                ++checked;
-                NS_TEST_EXPECT_MSG_EQ_TOL(measured[d],
-                                          expected,
-                                          1e-9,
-                                          name << ", round " << r << ", " << link);
-            }
-        }
-    }
-    std::cout << "  " << CapabilityModeToString(m_mode) << ": " << checked
-              << " (schedule, round, directed link) stream counts checked, largest |measured - "
-                 "reference| = "
-              << maxDifference << " streams" << std::endl;
-    NS_TEST_EXPECT_MSG_GT(checked, 0u, "stream counts were checked");
-}
-
-/**
- * @ingroup wan-training-tests
  * @brief A multicast round is never slower than the unicast round of the same clique.
  *
  * Each clique of 3..9 islands of the nine-city topology exchanges S = 2 MB alone (the other
@@ -443,7 +276,7 @@ MulticastNotSlowerTestCase::DoRun()
 {
     const double relativeTolerance = 0.005;
     const double absoluteToleranceS = 1e-4;
-    for (const CliqueSchedule::Round& round : CliquesOfThreeToNine())
+    for (const CliqueSchedule::Round& round : TrainingModeTestRun::CliquesOfThreeToNine())
     {
         for (const CliqueSchedule::Clique& clique : round)
         {
@@ -458,7 +291,7 @@ MulticastNotSlowerTestCase::DoRun()
                 TrainingModeTestRun::Config config;
                 config.topologyFile = CreateDataDirFilename(NINE_CITY);
                 config.mode = modes[m];
-                config.rounds = {AloneWith(9, clique)};
+                config.rounds = {TrainingModeTestRun::AloneWith(9, clique)};
                 config.nRounds = 1;
                 config.modelBytes = 2000000;
                 config.localSteps = 0;
@@ -495,8 +328,8 @@ MulticastModeTestSuite::MulticastModeTestSuite()
     SetDataDir(NS_TEST_SOURCEDIR);
     AddTestCase(new MulticastTreeTestCase(0), TestCase::QUICK);
     AddTestCase(new MulticastTreeTestCase(0.01), TestCase::QUICK);
-    AddTestCase(new ReferenceStreamsTestCase(CapabilityMode::UNICAST), TestCase::QUICK);
-    AddTestCase(new ReferenceStreamsTestCase(CapabilityMode::MULTICAST), TestCase::QUICK);
+    AddTestCase(new TrainingReferenceStreamsTestCase(CapabilityMode::UNICAST), TestCase::QUICK);
+    AddTestCase(new TrainingReferenceStreamsTestCase(CapabilityMode::MULTICAST), TestCase::QUICK);
     AddTestCase(new MulticastNotSlowerTestCase(), TestCase::QUICK);
 }
 

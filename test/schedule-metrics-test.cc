@@ -7,14 +7,13 @@
 #include "clique-schedule.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
+#include "test-utils.h"
 #include "wan-topology.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 /**
  * @file
@@ -31,15 +30,6 @@ namespace
 const std::string SRC = WAN_TRAINING_SOURCE_DIR;
 
 using Rounds = std::vector<CliqueSchedule::Round>;
-
-std::string
-ReadText(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 /** Relative 1e-6, the reference's tolerance; exact zeros within 1e-12. */
 void
@@ -94,7 +84,7 @@ Irregular()
 TEST(ScheduleMetrics, ReferenceValuesAreReproducedForEveryScheduleAndMode)
 {
     WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
-    auto ref = nlohmann::json::parse(ReadText(SRC + "/test/data/reference-values.json"));
+    auto ref = nlohmann::json::parse(ReadTextFile(SRC + "/test/data/reference-values.json"));
     // The access capacity of the params block is the topology file's, not a parameter.
     for (uint32_t i = 0; i < topology.GetNCities(); ++i)
     {
@@ -325,7 +315,7 @@ TEST(ScheduleMetrics, RelabellingIslandsLeavesEveryMetricUnchanged)
     // The reference topology with its cities listed in another order (indices change, ids and
     // routes do not), and the same schedules by id: times, rho, T_eps, Xi and (except for the
     // orientation of rings, see below) every link load are unchanged.
-    std::string text = ReadText(SRC + "/topologies/reference-wan.json");
+    std::string text = ReadTextFile(SRC + "/topologies/reference-wan.json");
     auto doc = nlohmann::json::parse(text);
     auto cities = doc["cities"];
     std::reverse(cities.begin(), cities.end());

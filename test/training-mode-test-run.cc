@@ -20,6 +20,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 namespace ns3
 {
@@ -29,6 +34,10 @@ namespace
 
 /** The job id of the test runs. */
 const uint16_t JOB = 1;
+/** The reference WAN of MODEL.md's reference values, relative to the test data directory. */
+const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
+/** The reference values, relative to the test data directory. */
+const std::string REFERENCE_VALUES = "data/reference-values.json";
 
 /**
  * @param mode a capability mode
@@ -51,6 +60,32 @@ IsMulticastMode(CapabilityMode mode)
 }
 
 } // namespace
+
+std::vector<CliqueSchedule::Round>
+TrainingModeTestRun::CliquesOfThreeToNine()
+{
+    return {
+        {{0, 4, 7}, {1, 2, 3, 5, 6, 8}},
+        {{2, 3, 5, 8}, {0, 1, 4, 6, 7}},
+        {{1, 2, 3, 5, 6, 7, 8}, {0}, {4}},
+        {{0, 2, 3, 4, 5, 6, 7, 8}, {1}},
+        {{0, 1, 2, 3, 4, 5, 6, 7, 8}},
+    };
+}
+
+CliqueSchedule::Round
+TrainingModeTestRun::AloneWith(uint32_t n, const CliqueSchedule::Clique& clique)
+{
+    CliqueSchedule::Round round{clique};
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (std::find(clique.begin(), clique.end(), i) == clique.end())
+        {
+            round.push_back({i});
+        }
+    }
+    return round;
+}
 
 TrainingModeTestRun::TrainingModeTestRun(Config config)
     : m_config(std::move(config)),
@@ -358,6 +393,124 @@ TrainingModeTestRun::GetRoundLinkStreams(uint32_t round) const
         }
     }
     return streams;
+}
+
+double
+TrainingModeTestRun::GetAverageError(uint32_t round,
+                                     uint32_t island,
+                                     const CliqueSchedule::Clique& clique) const
+{
+    std::vector<double> average(m_config.parameterCount, 0.0);
+    for (uint32_t j : clique)
+    {
+        for (uint32_t v = 0; v < m_config.parameterCount; ++v)
+        {
+            average[v] += pre.at({round, j})[v];
+        }
+    }
+    const std::vector<float>& parameters = post.at({round, island});
+    double maxError = 0;
+    for (uint32_t v = 0; v < m_config.parameterCount; ++v)
+    {
+        double avg = average[v] / clique.size();
+        maxError = std::max(maxError, std::abs(parameters[v] - avg) / std::max(1.0, std::abs(avg)));
+    }
+    return maxError;
+}
+
+TrainingReferenceStreamsTestCase::TrainingReferenceStreamsTestCase(CapabilityMode mode)
+    : TestCase("streams per link and round on reference-wan equal reference-values.json, " +
+               CapabilityModeToString(mode)),
+      m_mode(mode)
+{
+}
+
+void
+TrainingReferenceStreamsTestCase::DoRun()
+{
+    std::ifstream file(CreateDataDirFilename(REFERENCE_VALUES));
+    NS_TEST_ASSERT_MSG_EQ(file.good(), true, "reference values readable");
+    nlohmann::json reference = nlohmann::json::parse(file);
+    const WanTopology topology = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
+    uint64_t checked = 0;
+    double maxDifference = 0;
+    for (const auto& [name, entry] : reference.at("schedules").items())
+    {
+        std::vector<CliqueSchedule::Round> rounds;
+        for (const auto& round : entry.at("rounds"))
+        {
+            CliqueSchedule::Round cliques;
+            std::set<uint32_t> present;
+            for (const auto& clique : round)
+            {
+                CliqueSchedule::Clique members;
+                for (const auto& id : clique)
+                {
+                    members.push_back(topology.GetCityIndex(id.get<std::string>()));
+                    present.insert(members.back());
+                }
+                cliques.push_back(members);
+            }
+            for (uint32_t i = 0; i < topology.GetNCities(); ++i)
+            {
+                if (!present.count(i))
+                {
+                    cliques.push_back({i});
+                }
+            }
+            rounds.push_back(cliques);
+        }
+        const nlohmann::json& loads =
+            entry.at("modes").at(CapabilityModeToString(m_mode)).at("link_loads_in_S");
+        NS_TEST_ASSERT_MSG_EQ(loads.size(), rounds.size(), name << ": loads of every round");
+
+        TrainingModeTestRun::Config config;
+        config.topologyFile = CreateDataDirFilename(REFERENCE_WAN);
+        config.mode = m_mode;
+        config.rounds = rounds;
+        config.nRounds = rounds.size();
+        config.modelBytes = 100000;
+        config.parameterCount = 2048;
+        config.recordChunks = false;
+        TrainingModeTestRun run(config);
+        run.Run();
+        NS_TEST_ASSERT_MSG_EQ(run.GetResults().GetRoundsVerified(),
+                              config.nRounds,
+                              name << ": every round verified");
+        if (IsAggregatedMode(m_mode))
+        {
+            NS_TEST_EXPECT_MSG_EQ(run.partialAggregates, 0u, name << ": no partial aggregate");
+        }
+        for (uint32_t r = 0; r < rounds.size(); ++r)
+        {
+            std::vector<double> measured = run.GetRoundLinkStreams(r);
+            for (const auto& [link, value] : loads[r].items())
+            {
+                bool known = false;
+                for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+                {
+                    known = known || topology.GetDirectedLinkName(d) == link;
+                }
+                NS_TEST_EXPECT_MSG_EQ(known, true, name << ": link " << link << " exists");
+            }
+            for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+            {
+                const std::string link = topology.GetDirectedLinkName(d);
+                double expected = loads[r].contains(link) ? loads[r].at(link).get<double>() : 0.0;
+                maxDifference = std::max(maxDifference, std::abs(measured[d] - expected));
+                ++checked;
+                NS_TEST_EXPECT_MSG_EQ_TOL(measured[d],
+                                          expected,
+                                          1e-9,
+                                          name << ", round " << r << ", " << link);
+            }
+        }
+    }
+    std::cout << "  " << CapabilityModeToString(m_mode) << ": " << checked
+              << " (schedule, round, directed link) stream counts checked, largest |measured - "
+                 "reference| = "
+              << maxDifference << " streams" << std::endl;
+    NS_TEST_EXPECT_MSG_GT(checked, 0u, "stream counts were checked");
 }
 
 } // namespace ns3

@@ -19,6 +19,7 @@
 #include "ns3/application-container.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
+#include "ns3/test.h"
 
 #include <cstdint>
 #include <map>
@@ -70,6 +71,19 @@ class TrainingModeTestRun
     };
 
     /**
+     * @return rounds on the nine cities (nyc chi lax lon ams fra prg tyo sin) whose cliques have
+     * 3, 6, 4, 5, 7, 8 and 9 members (singletons idle)
+     */
+    static std::vector<CliqueSchedule::Round> CliquesOfThreeToNine();
+
+    /**
+     * @param n number of islands
+     * @param clique one clique
+     * @return a round with that clique and every other island alone
+     */
+    static CliqueSchedule::Round AloneWith(uint32_t n, const CliqueSchedule::Clique& clique);
+
+    /**
      * @brief Load the topology (the run is built by Run()).
      * @param config what to run
      */
@@ -119,6 +133,17 @@ class TrainingModeTestRun
      *         after the fixed header, counted on the wire), divided by ModelBytes
      */
     std::vector<double> GetRoundLinkStreams(uint32_t round) const;
+    /**
+     * @brief How far an island's parameters at the end of a round are from the exact average
+     * of its clique, computed here in double precision from the traced contributions.
+     * @param round the round
+     * @param island a member of the clique
+     * @param clique the clique of the island in that round (at least two members)
+     * @return the largest |post - average| / max(1, |average|) over the parameters
+     */
+    double GetAverageError(uint32_t round,
+                           uint32_t island,
+                           const CliqueSchedule::Clique& clique) const;
 
     std::map<RoundIsland, std::vector<float>> pre;  //!< contribution at exchange start
     std::map<RoundIsland, std::vector<float>> post; //!< parameters at round end
@@ -217,6 +242,32 @@ class TrainingModeTestRun
     std::unique_ptr<PimMulticastHelper> m_pim;     //!< the multicast helper
     ApplicationContainer m_apps;                   //!< the applications
     std::unique_ptr<TrainingResults> m_results;    //!< the results recorder
+};
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Streams per directed link and round, measured in the simulation on the reference WAN
+ * (model bytes of the round's DATA and AGGREGATE packets on each link / S), against
+ * test/data/reference-values.json's `link_loads_in_S` for every schedule there (links it does
+ * not list carry nothing, links it lists exist). With FPGAs (aggregation and both modes) a
+ * member's :down link carries the aggregates (one stream), the WAN links the contributions, and
+ * no aggregate is partial.
+ *
+ * Shared by the multicast and aggregation mode test suites; the suite must set the data
+ * directory to the test directory.
+ */
+class TrainingReferenceStreamsTestCase : public TestCase
+{
+  public:
+    /**
+     * @param mode the capability mode whose column is checked
+     */
+    explicit TrainingReferenceStreamsTestCase(CapabilityMode mode);
+
+  private:
+    void DoRun() override;
+
+    CapabilityMode m_mode; //!< the mode
 };
 
 } // namespace ns3

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "test-utils.h"
 #include "wan-topology.h"
 
 #include <cmath>
@@ -24,36 +25,6 @@ namespace
 {
 
 const std::string SRC = WAN_TRAINING_SOURCE_DIR;
-
-std::string
-Read(const std::string& path)
-{
-    std::ifstream in(path);
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-/** A topology from inline JSON with 10 Gbps links and zero-latency access. */
-WanTopology
-Inline(const std::string& cities, const std::string& links)
-{
-    return WanTopology::Parse(R"({"defaults": {"mtu_bytes": 1500,
-        "island_access": {"capacity_gbps": 10, "latency_ms": 0}}, "cities": )" +
-                                  cities + R"(, "links": )" + links + "}",
-                              "inline");
-}
-
-std::vector<std::string>
-Ids(const WanTopology& t, const std::vector<uint32_t>& cities)
-{
-    std::vector<std::string> ids;
-    for (uint32_t c : cities)
-    {
-        ids.push_back(t.GetCity(c).id);
-    }
-    return ids;
-}
 
 } // namespace
 
@@ -82,7 +53,7 @@ TEST(WanTopology, NineCityNearTiesFollowLatencyNotHops)
 {
     WanTopology t = WanTopology::LoadFile(SRC + "/topologies/doublezero-nine-city.json");
     auto route = [&t](const std::string& a, const std::string& b) {
-        return Ids(t, t.GetRoute(t.GetCityIndex(a), t.GetCityIndex(b)).cities);
+        return GetCityIds(t, t.GetRoute(t.GetCityIndex(a), t.GetCityIndex(b)).cities);
     };
     // nyc->lax direct 34.21 ms beats nyc->chi->lax 9.89 + 24.429 = 34.319 ms.
     EXPECT_EQ(route("nyc", "lax"), (std::vector<std::string>{"nyc", "lax"}));
@@ -90,7 +61,7 @@ TEST(WanTopology, NineCityNearTiesFollowLatencyNotHops)
     EXPECT_EQ(route("lon", "fra"), (std::vector<std::string>{"lon", "fra"}));
     // chi->lon goes through nyc: 9.89 + 33.648.
     const WanRoute& r = t.GetRoute(t.GetCityIndex("chi"), t.GetCityIndex("lon"));
-    EXPECT_EQ(Ids(t, r.cities), (std::vector<std::string>{"chi", "nyc", "lon"}));
+    EXPECT_EQ(GetCityIds(t, r.cities), (std::vector<std::string>{"chi", "nyc", "lon"}));
     EXPECT_NEAR(r.wanLatencyMs, 9.89 + 33.648, 1e-12);
     EXPECT_NEAR(r.latencyMs, 0.05 + 9.89 + 33.648 + 0.05, 1e-12);
     // prg->sin: prg-fra-lon-sin = 3.5 + 5.532 + 76.684.
@@ -115,9 +86,12 @@ TEST(WanTopology, OptionalLinksOnlyWhenAsked)
 
 TEST(WanTopology, DirectedLinkNamesAndNumbering)
 {
-    WanTopology t = Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c", "access_capacity_gbps": 40,
+    WanTopology t =
+        ParseInlineTopology(10,
+                            0,
+                            R"([{"id": "a"}, {"id": "b"}, {"id": "c", "access_capacity_gbps": 40,
                               "access_latency_ms": 0.5}])",
-                           R"([{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 100},
+                            R"([{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 100},
                                {"a": "c", "b": "b", "latency_ms": 2, "capacity_gbps": 200,
                                 "mtu_bytes": 9000}])");
     ASSERT_EQ(t.GetNDirectedLinks(), 10u);
@@ -161,17 +135,22 @@ TEST(WanTopology, DirectedLinkNamesAndNumbering)
 TEST(WanTopology, TiesBreakByHopsThenLexicographicIds)
 {
     // Equal latency (0.1 + 0.2 vs 0.3, equal up to rounding): the direct link has fewer hops.
-    WanTopology hops = Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c"}])",
-                              R"([{"a": "a", "b": "b", "latency_ms": 0.1, "capacity_gbps": 1},
+    WanTopology hops =
+        ParseInlineTopology(10,
+                            0,
+                            R"([{"id": "a"}, {"id": "b"}, {"id": "c"}])",
+                            R"([{"a": "a", "b": "b", "latency_ms": 0.1, "capacity_gbps": 1},
                                   {"a": "b", "b": "c", "latency_ms": 0.2, "capacity_gbps": 1},
                                   {"a": "a", "b": "c", "latency_ms": 0.3, "capacity_gbps": 1}])");
-    EXPECT_EQ(Ids(hops, hops.GetRoute(0, 2).cities), (std::vector<std::string>{"a", "c"}));
+    EXPECT_EQ(GetCityIds(hops, hops.GetRoute(0, 2).cities), (std::vector<std::string>{"a", "c"}));
 
     // Two equal three-hop paths a-b-y-z and a-c-x-z: from a the smaller sequence goes via b;
     // from z the smaller sequence goes via x. The route need not be the reverse.
-    WanTopology lex =
-        Inline(R"([{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "x"}, {"id": "y"}, {"id": "z"}])",
-               R"([{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 1},
+    WanTopology lex = ParseInlineTopology(
+        10,
+        0,
+        R"([{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "x"}, {"id": "y"}, {"id": "z"}])",
+        R"([{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 1},
                    {"a": "b", "b": "y", "latency_ms": 1, "capacity_gbps": 1},
                    {"a": "y", "b": "z", "latency_ms": 1, "capacity_gbps": 1},
                    {"a": "a", "b": "c", "latency_ms": 1, "capacity_gbps": 1},
@@ -179,14 +158,16 @@ TEST(WanTopology, TiesBreakByHopsThenLexicographicIds)
                    {"a": "x", "b": "z", "latency_ms": 1, "capacity_gbps": 1}])");
     uint32_t a = lex.GetCityIndex("a");
     uint32_t z = lex.GetCityIndex("z");
-    EXPECT_EQ(Ids(lex, lex.GetRoute(a, z).cities), (std::vector<std::string>{"a", "b", "y", "z"}));
-    EXPECT_EQ(Ids(lex, lex.GetRoute(z, a).cities), (std::vector<std::string>{"z", "x", "c", "a"}));
+    EXPECT_EQ(GetCityIds(lex, lex.GetRoute(a, z).cities),
+              (std::vector<std::string>{"a", "b", "y", "z"}));
+    EXPECT_EQ(GetCityIds(lex, lex.GetRoute(z, a).cities),
+              (std::vector<std::string>{"z", "x", "c", "a"}));
 }
 
 TEST(WanTopology, RoutesReproduceTheReferenceValues)
 {
     WanTopology t = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
-    auto ref = nlohmann::json::parse(Read(SRC + "/test/data/reference-values.json"));
+    auto ref = nlohmann::json::parse(ReadTextFile(SRC + "/test/data/reference-values.json"));
     const auto& routes = ref.at("routes");
     ASSERT_EQ(routes.size(), 72u);
     uint32_t checked = 0;
@@ -201,7 +182,7 @@ TEST(WanTopology, RoutesReproduceTheReferenceValues)
             std::string key = t.GetCity(i).id + "->" + t.GetCity(j).id;
             ASSERT_TRUE(routes.contains(key)) << key;
             const WanRoute& r = t.GetRoute(i, j);
-            EXPECT_EQ(Ids(t, r.cities), routes[key]["nodes"].get<std::vector<std::string>>())
+            EXPECT_EQ(GetCityIds(t, r.cities), routes[key]["nodes"].get<std::vector<std::string>>())
                 << key;
             // Access latency is 0 in this topology: the route latency is the WAN latency.
             EXPECT_NEAR(r.latencyMs,

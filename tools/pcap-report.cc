@@ -23,6 +23,7 @@
  * truncated, not a pcap or not PPP, a missing peer capture, an unwritable output).
  */
 
+#include "command-line-values.h"
 #include "pcap-trace-report.h"
 #include "sync-packet-decoder.h"
 #include "wan-input-error.h"
@@ -150,13 +151,6 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    try
-    {
-        return Run(argc, argv);
-    }
-    catch (const WanInputError& error)
-    {
-        std::cerr << PROGRAM << ": " << error.what() << std::endl;
-        return 1;
-    }
+    return CommandLineValues::RunProgram([argc, argv]() { return Run(argc, argv); },
+                                         std::string(PROGRAM) + ": ");
 }

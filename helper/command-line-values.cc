@@ -1,0 +1,247 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "command-line-values.h"
+
+#include "wan-input-error.h"
+
+#include "ns3/log.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingCommandLineValues");
+
+double
+CommandLineValues::ParseNumber(const std::string& program,
+                               const std::string& option,
+                               const std::string& text,
+                               double minimum,
+                               bool inclusive)
+{
+    std::istringstream in(text);
+    double value = 0;
+    in >> value;
+    if (text.empty() || in.fail() || !in.eof() || !std::isfinite(value) ||
+        (inclusive ? value < minimum : value <= minimum))
+    {
+        std::ostringstream reason;
+        reason << "must be a finite number " << (inclusive ? ">= " : "> ") << minimum << " (got '"
+               << text << "')";
+        throw WanInputError(program, option, reason.str());
+    }
+    return value;
+}
+
+double
+CommandLineValues::ParseFraction(const std::string& program,
+                                 const std::string& option,
+                                 const std::string& text)
+{
+    double value = ParseNumber(program, option, text, 0, false);
+    if (value >= 1)
+    {
+        throw WanInputError(program, option, "must be < 1 (got '" + text + "')");
+    }
+    return value;
+}
+
+double
+CommandLineValues::ParseNumberInRange(const std::string& program,
+                                      const std::string& option,
+                                      const std::string& text,
+                                      double minValue,
+                                      double maxValue,
+                                      bool maxOpen)
+{
+    char* end = nullptr;
+    errno = 0;
+    double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
+    bool parsed =
+        !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(value);
+    if (!parsed || value < minValue || value > maxValue || (maxOpen && value == maxValue))
+    {
+        std::ostringstream range;
+        range << "[" << minValue << ", " << maxValue << (maxOpen ? ")" : "]");
+        throw WanInputError(program,
+                            option,
+                            "must be a number in " + range.str() + " (got '" + text + "')");
+    }
+    return value;
+}
+
+uint64_t
+CommandLineValues::ParseWhole(const std::string& program,
+                              const std::string& option,
+                              const std::string& text,
+                              uint64_t minimum)
+{
+    bool digits = !text.empty() && text.size() <= 19 &&
+                  text.find_first_not_of("0123456789") == std::string::npos;
+    uint64_t value = digits ? std::stoull(text) : 0;
+    if (!digits || value < minimum)
+    {
+        throw WanInputError(program,
+                            option,
+                            "must be a whole number >= " + std::to_string(minimum) + " (got '" +
+                                text + "')");
+    }
+    return value;
+}
+
+uint64_t
+CommandLineValues::ParseUnsigned(const std::string& program,
+                                 const std::string& option,
+                                 const std::string& text,
+                                 uint64_t minValue,
+                                 uint64_t maxValue)
+{
+    bool digits = !text.empty() && text.size() <= 19 &&
+                  text.find_first_not_of("0123456789") == std::string::npos;
+    uint64_t value = digits ? std::stoull(text) : 0;
+    if (!digits || value < minValue || value > maxValue)
+    {
+        throw WanInputError(program,
+                            option,
+                            "must be an integer in [" + std::to_string(minValue) + ", " +
+                                std::to_string(maxValue) + "] (got '" + text + "')");
+    }
+    return value;
+}
+
+Time
+CommandLineValues::ParseDuration(const std::string& program,
+                                 const std::string& option,
+                                 const std::string& text,
+                                 bool allowZero)
+{
+    static const std::vector<std::pair<std::string, double>> units{{"ms", 1e-3},
+                                                                   {"us", 1e-6},
+                                                                   {"ns", 1e-9},
+                                                                   {"s", 1.0}};
+    std::string number = text;
+    double scale = 1.0;
+    for (const auto& [suffix, factor] : units)
+    {
+        if (text.size() > suffix.size() &&
+            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
+        {
+            number = text.substr(0, text.size() - suffix.size());
+            scale = factor;
+            break;
+        }
+    }
+    char* end = nullptr;
+    double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
+    bool parsed = !number.empty() && end == number.c_str() + number.size() &&
+                  std::isfinite(value) && value >= 0 && value * scale <= 86400 &&
+                  (allowZero || value > 0);
+    if (!parsed)
+    {
+        throw WanInputError(program,
+                            option,
+                            std::string("must be a ") + (allowZero ? "non-negative" : "positive") +
+                                " duration up to one day, e.g. 10ms, 0.5s, 200us (got '" + text +
+                                "')");
+    }
+    return NanoSeconds(static_cast<int64_t>(std::llround(value * scale * 1e9)));
+}
+
+CapabilityMode
+CommandLineValues::ParseMode(const std::string& program,
+                             const std::string& option,
+                             const std::string& text)
+{
+    try
+    {
+        return CapabilityModeFromString(text);
+    }
+    catch (const WanInputError& error)
+    {
+        throw WanInputError(program, option, error.GetReason());
+    }
+}
+
+void
+CommandLineValues::RequireOneTopologySource(const std::string& program,
+                                            const std::string& topologyFile,
+                                            uint64_t syntheticIslands)
+{
+    if (syntheticIslands == 0 && topologyFile.empty())
+    {
+        throw WanInputError(program, "--topology", "required (or --syntheticIslands=N)");
+    }
+    if (syntheticIslands > 0 && !topologyFile.empty())
+    {
+        throw WanInputError(program,
+                            "--syntheticIslands",
+                            "give either --topology or --syntheticIslands, not both");
+    }
+}
+
+void
+CommandLineValues::OpenOutput(const std::string& program,
+                              const std::string& option,
+                              const std::string& file,
+                              std::ofstream& out)
+{
+    out.open(file);
+    if (!out)
+    {
+        throw WanInputError(program, option, "cannot write '" + file + "'");
+    }
+}
+
+void
+CommandLineValues::CloseOutput(const std::string& program,
+                               const std::string& option,
+                               const std::string& file,
+                               std::ofstream& out)
+{
+    out.close();
+    if (!out)
+    {
+        throw WanInputError(program, option, "cannot write '" + file + "'");
+    }
+}
+
+void
+CommandLineValues::WriteText(const std::string& program,
+                             const std::string& option,
+                             const std::string& file,
+                             const std::string& text)
+{
+    std::ofstream out(file);
+    out << text;
+    if (!out)
+    {
+        throw WanInputError(program, option, "cannot write " + file);
+    }
+}
+
+int
+CommandLineValues::RunProgram(const std::function<int()>& run, const std::string& prefix)
+{
+    try
+    {
+        return run();
+    }
+    catch (const WanInputError& error)
+    {
+        std::cerr << prefix << error.what() << std::endl;
+        return 1;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,201 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef COMMAND_LINE_VALUES_H
+#define COMMAND_LINE_VALUES_H
+
+#include "link-load-model.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <fstream>
+#include <functional>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief Strict parsing of command-line values and the error edge of the module's programs.
+ *
+ * Every parser takes the program name and the option (with its dashes, e.g. `--modelBytes`) and
+ * throws WanInputError(program, option, reason) when the value is malformed or out of range, so
+ * that every program reports bad values the same way. RunProgram() is the edge that catches
+ * those errors, prints them and turns them into exit status 1.
+ */
+class CommandLineValues
+{
+  public:
+    /**
+     * @brief Parse a finite number with a lower bound (read as by `std::istream >> double`).
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @param minimum the smallest accepted value
+     * @param inclusive whether the minimum itself is accepted
+     * @return the value
+     * @throws WanInputError "must be a finite number >= MIN (got 'TEXT')" (or "> MIN") when the
+     *         text is not a finite number in range
+     */
+    static double ParseNumber(const std::string& program,
+                              const std::string& option,
+                              const std::string& text,
+                              double minimum,
+                              bool inclusive);
+
+    /**
+     * @brief Parse a fraction strictly between 0 and 1, read as ParseNumber() reads it.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @return the value
+     * @throws WanInputError "must be a finite number > 0 (got 'TEXT')" or "must be < 1 (got
+     *         'TEXT')" otherwise
+     */
+    static double ParseFraction(const std::string& program,
+                                const std::string& option,
+                                const std::string& text);
+
+    /**
+     * @brief Parse a finite decimal number in a closed or right-open range (read by strtod).
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @param minValue the smallest accepted value
+     * @param maxValue the largest accepted value (exclusive when maxOpen)
+     * @param maxOpen whether maxValue itself is excluded
+     * @return the value
+     * @throws WanInputError "must be a number in [MIN, MAX] (got 'TEXT')" (or "[MIN, MAX)")
+     *         unless text is a finite number in the range
+     */
+    static double ParseNumberInRange(const std::string& program,
+                                     const std::string& option,
+                                     const std::string& text,
+                                     double minValue,
+                                     double maxValue,
+                                     bool maxOpen);
+
+    /**
+     * @brief Parse a whole number (decimal digits only, at most 19) with a lower bound.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @param minimum the smallest accepted value
+     * @return the value
+     * @throws WanInputError "must be a whole number >= MIN (got 'TEXT')" otherwise
+     */
+    static uint64_t ParseWhole(const std::string& program,
+                               const std::string& option,
+                               const std::string& text,
+                               uint64_t minimum);
+
+    /**
+     * @brief Parse an unsigned decimal integer (digits only, at most 19) in a closed range.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @param minValue the smallest accepted value
+     * @param maxValue the largest accepted value
+     * @return the value
+     * @throws WanInputError "must be an integer in [MIN, MAX] (got 'TEXT')" otherwise
+     */
+    static uint64_t ParseUnsigned(const std::string& program,
+                                  const std::string& option,
+                                  const std::string& text,
+                                  uint64_t minValue,
+                                  uint64_t maxValue);
+
+    /**
+     * @brief Parse a duration: a number with an optional unit s, ms, us or ns (default s).
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @param allowZero whether 0 is accepted
+     * @return the duration, rounded to nanoseconds
+     * @throws WanInputError "must be a non-negative (or positive) duration up to one day, ..."
+     *         unless text is a finite duration in range
+     */
+    static Time ParseDuration(const std::string& program,
+                              const std::string& option,
+                              const std::string& text,
+                              bool allowZero);
+
+    /**
+     * @brief Parse a capability mode name.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text a mode name
+     * @return the mode
+     * @throws WanInputError naming the option, with the reason of CapabilityModeFromString()
+     */
+    static CapabilityMode ParseMode(const std::string& program,
+                                    const std::string& option,
+                                    const std::string& text);
+
+    /**
+     * @brief Check that exactly one topology source was given: a file or a synthetic topology.
+     * @param program the program name, for the message
+     * @param topologyFile the value of --topology (empty when not given)
+     * @param syntheticIslands the value of --syntheticIslands (0 when off)
+     * @throws WanInputError on --topology when neither is given, on --syntheticIslands when both
+     */
+    static void RequireOneTopologySource(const std::string& program,
+                                         const std::string& topologyFile,
+                                         uint64_t syntheticIslands);
+
+    /**
+     * @brief Open an output file given on the command line.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param file the file name
+     * @param out the stream to open on it
+     * @throws WanInputError "cannot write 'FILE'" when it cannot be opened
+     */
+    static void OpenOutput(const std::string& program,
+                           const std::string& option,
+                           const std::string& file,
+                           std::ofstream& out);
+
+    /**
+     * @brief Close an output file opened by OpenOutput() and check that everything was written.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param file the file name
+     * @param out the stream to close
+     * @throws WanInputError "cannot write 'FILE'" when a write failed
+     */
+    static void CloseOutput(const std::string& program,
+                            const std::string& option,
+                            const std::string& file,
+                            std::ofstream& out);
+
+    /**
+     * @brief Write a text to a file given on the command line.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param file the file name
+     * @param text the content, written as is
+     * @throws WanInputError "cannot write FILE" (file name unquoted) when writing fails
+     */
+    static void WriteText(const std::string& program,
+                          const std::string& option,
+                          const std::string& file,
+                          const std::string& text);
+
+    /**
+     * @brief The error edge of a program: run it, and report a WanInputError as exit status 1.
+     * @param run the program proper, returning its exit status
+     * @param prefix printed before the error message on stderr (e.g. "pcap-report: ")
+     * @return the status of run, or 1 after printing the message of a WanInputError to stderr
+     */
+    static int RunProgram(const std::function<int()>& run, const std::string& prefix = "");
+};
+
+} // namespace ns3
+
+#endif /* COMMAND_LINE_VALUES_H */
