@@ -22,6 +22,16 @@ namespace
 
 using Json = nlohmann::json;
 
+/**
+ * The largest one-way latency accepted on a link (1000 s): the sum over any route stays finite
+ * and far inside the range of an ns-3 Time.
+ */
+constexpr double MAX_LATENCY_MS = 1e6;
+/** The smallest capacity accepted: 1 bit/s, which must not round to a DataRate of 0. */
+constexpr double MIN_CAPACITY_GBPS = 1e-9;
+/** The largest capacity accepted: 1 Pbit/s, well inside a DataRate's 64-bit bit/s. */
+constexpr double MAX_CAPACITY_GBPS = 1e6;
+
 /** Reads JSON values under a path, raising WanInputError with the file and path on any fault. */
 class JsonReader
 {
@@ -130,6 +140,34 @@ class JsonReader
         return v;
     }
 
+    /** A one-way latency in ms: positive (or, with mayBeZero, non-negative) and at most 1000 s. */
+    double Latency(const Json& obj,
+                   const std::string& path,
+                   const std::string& key,
+                   bool mayBeZero) const
+    {
+        double v = mayBeZero ? NonNegative(obj, path, key) : Positive(obj, path, key);
+        if (v > MAX_LATENCY_MS)
+        {
+            Fail(path + "." + key,
+                 "must be at most " + Format(MAX_LATENCY_MS) + " ms (got " + Format(v) + ")");
+        }
+        return v;
+    }
+
+    /** A capacity in Gbps: from 1 bit/s to 1 Pbit/s. */
+    double Capacity(const Json& obj, const std::string& path, const std::string& key) const
+    {
+        double v = Positive(obj, path, key);
+        if (v < MIN_CAPACITY_GBPS || v > MAX_CAPACITY_GBPS)
+        {
+            Fail(path + "." + key,
+                 "must be from " + Format(MIN_CAPACITY_GBPS) + " Gbps (1 bit/s) to " +
+                     Format(MAX_CAPACITY_GBPS) + " Gbps (got " + Format(v) + ")");
+        }
+        return v;
+    }
+
     uint32_t Mtu(const Json& obj, const std::string& path, const std::string& key) const
     {
         const Json& v = Member(obj, path, key, Json::value_t::number_integer);
@@ -226,8 +264,8 @@ WanTopology::Parse(const std::string& text,
     t.m_defaultMtu = r.Mtu(defaults, "$.defaults", "mtu_bytes");
     const Json& access = r.Member(defaults, "$.defaults", "island_access", Json::value_t::object);
     r.OnlyKeys(access, "$.defaults.island_access", {"capacity_gbps", "latency_ms"});
-    double accessGbps = r.Positive(access, "$.defaults.island_access", "capacity_gbps");
-    double accessMs = r.NonNegative(access, "$.defaults.island_access", "latency_ms");
+    double accessGbps = r.Capacity(access, "$.defaults.island_access", "capacity_gbps");
+    double accessMs = r.Latency(access, "$.defaults.island_access", "latency_ms", true);
 
     const Json& cities = r.Member(doc, "$", "cities", Json::value_t::array);
     if (cities.empty())
@@ -267,10 +305,10 @@ WanTopology::Parse(const std::string& text,
             c.longitude = r.Number(cities[i], p, "lon");
         }
         c.accessCapacityGbps = cities[i].contains("access_capacity_gbps")
-                                   ? r.Positive(cities[i], p, "access_capacity_gbps")
+                                   ? r.Capacity(cities[i], p, "access_capacity_gbps")
                                    : accessGbps;
         c.accessLatencyMs = cities[i].contains("access_latency_ms")
-                                ? r.NonNegative(cities[i], p, "access_latency_ms")
+                                ? r.Latency(cities[i], p, "access_latency_ms", true)
                                 : accessMs;
         t.m_index[c.id] = t.m_cities.size();
         t.m_cities.push_back(c);
@@ -304,8 +342,8 @@ WanTopology::Parse(const std::string& text,
             {
                 r.Fail(p, "self-loop: both ends are '" + ends[0] + "'");
             }
-            l.latencyMs = r.Positive(links[i], p, "latency_ms");
-            l.capacityGbps = r.Positive(links[i], p, "capacity_gbps");
+            l.latencyMs = r.Latency(links[i], p, "latency_ms", false);
+            l.capacityGbps = r.Capacity(links[i], p, "capacity_gbps");
             l.mtuBytes =
                 links[i].contains("mtu_bytes") ? r.Mtu(links[i], p, "mtu_bytes") : t.m_defaultMtu;
             if (links[i].contains("source"))
