@@ -8,6 +8,7 @@
 
 #include "wan-input-error.h"
 
+#include "ns3/abort.h"
 #include "ns3/log.h"
 
 #include <cerrno>
@@ -23,6 +24,26 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("WanTrainingCommandLineValues");
 
+namespace
+{
+
+/**
+ * @brief Read a number as ParseNumber() reads it: the whole text by `std::istream >> double`.
+ * @param text the text
+ * @param value the number read
+ * @return whether the whole text is a finite number
+ */
+bool
+ReadNumber(const std::string& text, double& value)
+{
+    std::istringstream in(text);
+    value = 0;
+    in >> value;
+    return !text.empty() && !in.fail() && in.eof() && std::isfinite(value);
+}
+
+} // namespace
+
 double
 CommandLineValues::ParseNumber(const std::string& program,
                                const std::string& option,
@@ -30,11 +51,8 @@ CommandLineValues::ParseNumber(const std::string& program,
                                double minimum,
                                bool inclusive)
 {
-    std::istringstream in(text);
     double value = 0;
-    in >> value;
-    if (text.empty() || in.fail() || !in.eof() || !std::isfinite(value) ||
-        (inclusive ? value < minimum : value <= minimum))
+    if (!ReadNumber(text, value) || (inclusive ? value < minimum : value <= minimum))
     {
         std::ostringstream reason;
         reason << "must be a finite number " << (inclusive ? ">= " : "> ") << minimum << " (got '"
@@ -42,6 +60,28 @@ CommandLineValues::ParseNumber(const std::string& program,
         throw WanInputError(program, option, reason.str());
     }
     return value;
+}
+
+uint64_t
+CommandLineValues::ParseWholeNumber(const std::string& program,
+                                    const std::string& option,
+                                    const std::string& text,
+                                    uint64_t minValue,
+                                    uint64_t maxValue)
+{
+    NS_ABORT_MSG_IF(maxValue > (uint64_t{1} << 53),
+                    "CommandLineValues::ParseWholeNumber(): the maximum "
+                        << maxValue << " exceeds 2^53, where doubles stop being exact");
+    double value = 0;
+    if (!ReadNumber(text, value) || value != std::floor(value) ||
+        value < static_cast<double>(minValue) || value > static_cast<double>(maxValue))
+    {
+        throw WanInputError(program,
+                            option,
+                            "must be a whole number in [" + std::to_string(minValue) + ", " +
+                                std::to_string(maxValue) + "], e.g. 1e9 (got '" + text + "')");
+    }
+    return static_cast<uint64_t>(value);
 }
 
 double
@@ -239,7 +279,10 @@ CommandLineValues::RunProgram(const std::function<int()>& run, const std::string
     }
     catch (const WanInputError& error)
     {
-        std::cerr << prefix << error.what() << std::endl;
+        // A message that names the program already (an option error) is not prefixed again.
+        const std::string message = error.what();
+        const bool named = !prefix.empty() && message.compare(0, prefix.size(), prefix) == 0;
+        std::cerr << (named ? "" : prefix) << message << std::endl;
         return 1;
     }
 }

@@ -49,6 +49,24 @@ class CommandLineValues
                               bool inclusive);
 
     /**
+     * @brief Parse a whole number written as ParseNumber() reads it, so that sizes can be given
+     * in the same forms everywhere (1000000000, 1e9, 2.5e8), in a closed range.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @param minValue the smallest accepted value
+     * @param maxValue the largest accepted value (at most 2^53, where doubles stop being exact)
+     * @return the value
+     * @throws WanInputError "must be a whole number in [MIN, MAX], e.g. 1e9 (got 'TEXT')" unless
+     *         the text is a finite number without a fractional part in the range
+     */
+    static uint64_t ParseWholeNumber(const std::string& program,
+                                     const std::string& option,
+                                     const std::string& text,
+                                     uint64_t minValue,
+                                     uint64_t maxValue);
+
+    /**
      * @brief Parse a fraction strictly between 0 and 1, read as ParseNumber() reads it.
      * @param program the program name, for the message
      * @param option the option name, for the message
@@ -190,7 +208,8 @@ class CommandLineValues
     /**
      * @brief The error edge of a program: run it, and report a WanInputError as exit status 1.
      * @param run the program proper, returning its exit status
-     * @param prefix printed before the error message on stderr (e.g. "pcap-report: ")
+     * @param prefix printed before the error message on stderr (e.g. "pcap-report: "), unless
+     *        the message starts with it already
      * @return the status of run, or 1 after printing the message of a WanInputError to stderr
      */
     static int RunProgram(const std::function<int()>& run, const std::string& prefix = "");

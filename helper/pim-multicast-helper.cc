@@ -319,11 +319,20 @@ TreeShape
 PimMulticastHelper::State::Shape(uint32_t source, const std::set<uint32_t>& members) const
 {
     TreeShape shape;
-    if (members.empty())
+    // Members the current routes do not reach from the source (a partitioned WAN) get nothing.
+    std::set<uint32_t> reached;
+    for (uint32_t member : members)
+    {
+        if (topology.HasRoute(source, member))
+        {
+            reached.insert(member);
+        }
+    }
+    if (reached.empty())
     {
         return shape;
     }
-    CliqueSchedule::Clique clique(members.begin(), members.end());
+    CliqueSchedule::Clique clique(reached.begin(), reached.end());
     clique.push_back(source);
     shape.links = model.GetSourceTree(source, clique);
 
@@ -373,7 +382,7 @@ PimMulticastHelper::State::Shape(uint32_t source, const std::set<uint32_t>& memb
     }
 
     // Walk up from every member to the source's router, counting routers.
-    for (uint32_t member : members)
+    for (uint32_t member : reached)
     {
         uint32_t hops = 0;
         uint32_t router = fromRouter[topology.GetAccessDownLink(member)];
@@ -951,6 +960,30 @@ PimMulticastHelper::GetJoinDelay(uint32_t round,
     GroupState empty;
     empty.source = source;
     return m_state->JoinDelay(empty, member);
+}
+
+void
+PimMulticastHelper::Reroute(const WanTopology& routing)
+{
+    NS_LOG_FUNCTION(this << routing.GetDownLinks().size());
+    State& state = *m_state;
+    bool same = routing.GetNCities() == state.topology.GetNCities() &&
+                routing.GetNLinks() == state.topology.GetNLinks();
+    for (uint32_t d = 0; same && d < state.topology.GetNDirectedLinks(); ++d)
+    {
+        same = routing.GetDirectedLinkName(d) == state.topology.GetDirectedLinkName(d);
+    }
+    NS_ABORT_MSG_UNLESS(same,
+                        "PimMulticastHelper::Reroute(): the routing topology '"
+                            << routing.GetName() << "' does not have the cities and links of '"
+                            << state.topology.GetName() << "'");
+    state.topology = routing;
+    state.model = LinkLoadModel(routing);
+    for (auto& [index, group] : state.groups)
+    {
+        std::set<uint32_t> members = group.members;
+        state.Apply(group, members);
+    }
 }
 
 PimMulticastHelper::SourceTree

@@ -239,6 +239,17 @@ class PimMulticastHelper
     Time GetJoinDelay(uint32_t round, uint32_t clique, uint32_t source, uint32_t member) const;
 
     /**
+     * @brief Recompute every group's tree on another state of the same WAN (e.g. after a link
+     * failure, WanTopology::WithLinksDown, or its repair) and reinstall the routes that change,
+     * now. Each tree becomes the union of the new routes from its source to the members the
+     * new routes reach; a member that `routing` does not connect to the source stays a member
+     * but gets nothing until a later Reroute reaches it again (a partitioned WAN). Pending joins
+     * keep their timing; later joins, prunes and GetJoinDelay use the new routes.
+     * @param routing the same cities and links (names and numbering), with its own down links
+     */
+    void Reroute(const WanTopology& routing);
+
+    /**
      * @param round round slot
      * @param clique clique index within the round
      * @param source the sending island

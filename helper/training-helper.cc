@@ -9,14 +9,16 @@
 #include "aggregator-net-device.h"
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
+#include "wan-fault-error-model.h"
 #include "wan-topology-helper.h"
 
 #include "ns3/abort.h"
+#include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/error-model.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
 #include "ns3/net-device.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 
 #include <algorithm>
@@ -63,7 +65,7 @@ TrainingHelper::SetMode(CapabilityMode mode)
 }
 
 void
-TrainingHelper::SetMulticast(const PimMulticastHelper& pim)
+TrainingHelper::SetMulticast(const PimMulticastHelper& pim, uint8_t ttl)
 {
     NS_LOG_FUNCTION(this);
     const uint32_t n = m_topology->GetNCities();
@@ -101,7 +103,7 @@ TrainingHelper::SetMulticast(const PimMulticastHelper& pim)
             }
         }
     }
-    m_multicastTtl = pim.GetMulticastTtl();
+    m_multicastTtl = std::max(pim.GetMulticastTtl(), ttl);
 }
 
 ApplicationContainer
@@ -191,17 +193,43 @@ TrainingHelper::SetWanPacketErrorRate(const WanTopologyHelper& scenario,
     NS_ABORT_MSG_IF(!(rate >= 0 && rate < 1),
                     "TrainingHelper::SetWanPacketErrorRate: the rate must be in [0, 1), got "
                         << rate);
+    return 3 * static_cast<int64_t>(InstallWanFaultModels(scenario, rate, 0, 0, stream).size());
+}
+
+std::vector<Ptr<WanFaultErrorModel>>
+TrainingHelper::InstallWanFaultModels(const WanTopologyHelper& scenario,
+                                      double lossRate,
+                                      double reorderRate,
+                                      double duplicateRate,
+                                      int64_t stream)
+{
+    for (double rate : {lossRate, reorderRate, duplicateRate})
+    {
+        NS_ABORT_MSG_IF(!(rate >= 0 && rate < 1),
+                        "TrainingHelper::InstallWanFaultModels: a rate must be in [0, 1), got "
+                            << rate);
+    }
     const WanTopology& topology = scenario.GetTopology();
+    std::vector<Ptr<WanFaultErrorModel>> models;
     int64_t used = 0;
     for (uint32_t d = 0; d < 2 * topology.GetNLinks(); ++d)
     {
-        Ptr<RateErrorModel> model = CreateObject<RateErrorModel>();
-        model->SetUnit(RateErrorModel::ERROR_UNIT_PACKET);
-        model->SetRate(rate);
+        Ptr<WanFaultErrorModel> model = CreateObject<WanFaultErrorModel>();
+        model->SetAttribute("LossRate", DoubleValue(lossRate));
+        model->SetAttribute("ReorderRate", DoubleValue(reorderRate));
+        model->SetAttribute("DuplicateRate", DoubleValue(duplicateRate));
         used += model->AssignStreams(stream + used);
-        scenario.GetRxDevice(d)->SetAttribute("ReceiveErrorModel", PointerValue(model));
+        Ptr<PointToPointNetDevice> device =
+            DynamicCast<PointToPointNetDevice>(scenario.GetRxDevice(d));
+        NS_ABORT_MSG_UNLESS(device,
+                            "TrainingHelper::InstallWanFaultModels: the receiving device of "
+                                << topology.GetDirectedLinkName(d)
+                                << " is not a PointToPointNetDevice");
+        model->SetDevice(device);
+        device->SetAttribute("ReceiveErrorModel", PointerValue(model));
+        models.push_back(model);
     }
-    return used;
+    return models;
 }
 
 } // namespace ns3

@@ -17,6 +17,7 @@
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,6 +28,7 @@ namespace ns3
 {
 
 class PimMulticastHelper;
+class WanFaultErrorModel;
 class WanTopologyHelper;
 
 /**
@@ -45,7 +47,12 @@ class WanTopologyHelper;
  * - aggregation and both: an in-line FPGA in every city (AggregatorHelper::Install before
  *   WanTopologyHelper::Install, AggregatorHelper::SetSchedule after it, before the simulation
  *   runs). Install() aborts when an island of a clique has no FPGA, and sets each
- *   application's AggregationTimeout to its FPGA's Timeout.
+ *   application's AggregationTimeout to its FPGA's Timeout;
+ * - ring: nothing else: the islands send unicast chunks along each clique's ring
+ *   (LinkLoadModel::GetRingOrder) over the scenario's unicast routes. In-line FPGAs, if the
+ *   scenario has them, must not be given the job's schedule (AggregatorHelper::SetSchedule):
+ *   they would hold the ring's first-step chunks until their Timeout, waiting for a sum that
+ *   never completes.
  *
  * @code
  *   WanTopologyHelper scenario(topology);
@@ -92,10 +99,12 @@ class TrainingHelper
      * For every schedule round and every island in a clique of two or more, the group is
      * pim.GetGroup(round, clique, island); the helper checks that the group's tree reaches
      * exactly the other members of the clique (call pim.InstallSchedule(schedule) first) and
-     * aborts otherwise. The TTL is pim.GetMulticastTtl().
+     * aborts otherwise. The TTL is pim.GetMulticastTtl(), or ttl when it is larger (e.g. to
+     * reach members along the longer routes a link failure leaves).
      * @param pim the multicast helper of the same scenario
+     * @param ttl the smallest multicast TTL to give the applications (0: pim's alone)
      */
-    void SetMulticast(const PimMulticastHelper& pim);
+    void SetMulticast(const PimMulticastHelper& pim, uint8_t ttl = 0);
 
     /** @return one application on every island, in city order */
     ApplicationContainer Install() const;
@@ -119,8 +128,9 @@ class TrainingHelper
     ApplicationContainer Install(const std::string& islandName) const;
 
     /**
-     * @brief Put a random packet error model (RateErrorModel, per packet) on the receiving
-     * device of every WAN direction (not on access links).
+     * @brief Put a random packet error model (a WanFaultErrorModel with only its LossRate, one
+     * uniform draw per packet) on the receiving device of every WAN direction (not on access
+     * links).
      * @param scenario the installed scenario
      * @param rate the packet error rate, in [0, 1)
      * @param stream the first random stream index to assign
@@ -129,6 +139,24 @@ class TrainingHelper
     static int64_t SetWanPacketErrorRate(const WanTopologyHelper& scenario,
                                          double rate,
                                          int64_t stream);
+
+    /**
+     * @brief Put a WanFaultErrorModel on the receiving device of every WAN direction (not on
+     * access links): random loss, reordering and duplication, and the switch that takes a
+     * direction down.
+     * @param scenario the installed scenario
+     * @param lossRate probability that a packet is lost, in [0, 1)
+     * @param reorderRate probability that a packet is delivered late, after later ones, in [0, 1)
+     * @param duplicateRate probability that a packet is delivered twice, in [0, 1)
+     * @param stream the first random stream index to assign (three per direction)
+     * @return the models, by WAN directed link (index d < 2 x GetNLinks())
+     */
+    static std::vector<Ptr<WanFaultErrorModel>> InstallWanFaultModels(
+        const WanTopologyHelper& scenario,
+        double lossRate,
+        double reorderRate,
+        double duplicateRate,
+        int64_t stream);
 
   private:
     /**

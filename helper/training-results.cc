@@ -9,6 +9,7 @@
 #include "aggregator-net-device.h"
 #include "schedule-metrics.h"
 #include "training-island-application.h"
+#include "wan-fault-error-model.h"
 #include "wan-input-error.h"
 #include "wan-topology-helper.h"
 
@@ -20,6 +21,8 @@
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
@@ -31,6 +34,7 @@
 #include <cmath>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace ns3
 {
@@ -106,7 +110,9 @@ TrainingResults::TrainingResults(const WanTopologyHelper& scenario,
     m_startS.assign(m_rounds, std::vector<double>(n, -1));
     m_exchangeS.assign(m_rounds, std::vector<double>(n, -1));
     m_endS.assign(m_rounds, std::vector<double>(n, -1));
-    m_checkedMembers.assign(m_rounds, {});
+    m_status.assign(m_rounds, std::vector<RoundStatus>(n, PENDING));
+    m_contributors.assign(m_rounds, std::vector<uint64_t>(n, 0));
+    m_verified.assign(m_rounds, std::vector<bool>(n, false));
     m_islands.assign(n, IslandCounters());
     m_links.assign(m_topology.GetNDirectedLinks(), LinkCounters());
 
@@ -124,7 +130,13 @@ TrainingResults::TrainingResults(const WanTopologyHelper& scenario,
                                         MakeCallback(&TrainingResults::OnChunkReceived, this));
         app->TraceConnectWithoutContext("RepairRequested",
                                         MakeCallback(&TrainingResults::OnRepairRequested, this));
+        app->TraceConnectWithoutContext("RoundAbandoned",
+                                        MakeCallback(&TrainingResults::OnRoundAbandoned, this));
+        app->TraceConnectWithoutContext("MemberExcluded",
+                                        MakeCallback(&TrainingResults::OnMemberExcluded, this));
+        app->TraceConnectWithoutContext("Crashed", MakeCallback(&TrainingResults::OnCrashed, this));
     }
+    m_faultModels.assign(m_topology.GetNDirectedLinks(), nullptr);
     for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
     {
         Ptr<NetDevice> tx = scenario.GetTxDevice(d);
@@ -132,9 +144,28 @@ TrainingResults::TrainingResults(const WanTopologyHelper& scenario,
                                        MakeCallback(&TrainingResults::OnPhyTxBegin, this).Bind(d));
         tx->TraceConnectWithoutContext("MacTxDrop",
                                        MakeCallback(&TrainingResults::OnQueueDrop, this).Bind(d));
-        scenario.GetRxDevice(d)->TraceConnectWithoutContext(
-            "PhyRxDrop",
-            MakeCallback(&TrainingResults::OnErrorDrop, this).Bind(d));
+        // A WanFaultErrorModel tells its losses apart (random, down link) from the packets it
+        // only delivers late; any other receive error model's drops are losses.
+        Ptr<NetDevice> rx = scenario.GetRxDevice(d);
+        PointerValue errorModel;
+        if (DynamicCast<PointToPointNetDevice>(rx))
+        {
+            rx->GetAttribute("ReceiveErrorModel", errorModel);
+        }
+        Ptr<WanFaultErrorModel> faults = errorModel.Get<WanFaultErrorModel>();
+        if (faults)
+        {
+            m_faultModels[d] = faults;
+            faults->TraceConnectWithoutContext(
+                "Lost",
+                MakeCallback(&TrainingResults::OnErrorDrop, this).Bind(d));
+        }
+        else
+        {
+            rx->TraceConnectWithoutContext(
+                "PhyRxDrop",
+                MakeCallback(&TrainingResults::OnErrorDrop, this).Bind(d));
+        }
         Ptr<TrafficControlLayer> tc = tx->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(tx) : nullptr;
         if (disc)
@@ -189,46 +220,132 @@ TrainingResults::OnRoundFinished(uint32_t island,
 {
     m_endS[round][island] = Simulator::Now().GetSeconds();
     ++m_islands[island].roundsCompleted;
+    m_status[round][island] = COMPLETED;
+    const uint64_t contributors = m_apps[island]->GetRoundContributors();
+    m_contributors[round][island] = contributors;
     uint32_t sr = round % m_schedule.GetNRounds();
-    if (clique != CliqueSchedule::IDLE && m_schedule.GetRound(sr)[clique].size() >= 2)
+    if (clique == CliqueSchedule::IDLE || m_schedule.GetRound(sr)[clique].size() < 2)
     {
-        const CliqueSchedule::Clique& members = m_schedule.GetRound(sr)[clique];
-        auto it = m_shadows.find({round, clique});
-        NS_ABORT_MSG_IF(it == m_shadows.end() || it->second.contributions.size() != members.size(),
-                        "TrainingResults: island " << m_topology.GetCity(island).id
-                                                   << " ended round " << round
-                                                   << " before every member contributed");
-        Shadow& shadow = it->second;
-        if (shadow.average.empty())
+        // Idle or alone: the parameters stay, averaged over the island alone.
+        m_verified[round][island] = contributors == (uint64_t{1} << island);
+        TakeSample();
+        return;
+    }
+    const CliqueSchedule::Clique& members = m_schedule.GetRound(sr)[clique];
+    auto it = m_shadows.find({round, clique});
+    // Every contributor must be a member whose contribution was recorded, the island among them.
+    bool valid = it != m_shadows.end() && (contributors & (uint64_t{1} << island));
+    uint64_t cliqueBits = 0;
+    std::vector<uint32_t> set;
+    for (uint32_t member : members)
+    {
+        cliqueBits |= uint64_t{1} << member;
+        if (contributors & (uint64_t{1} << member))
         {
-            shadow.average.assign(parameters.size(), 0.0);
-            for (const auto& [member, values] : shadow.contributions)
-            {
-                for (size_t v = 0; v < values.size(); ++v)
-                {
-                    shadow.average[v] += values[v];
-                }
-            }
-            for (double& value : shadow.average)
-            {
-                value /= members.size();
-            }
-        }
-        for (size_t v = 0; v < parameters.size(); ++v)
-        {
-            double error = std::abs(parameters[v] - shadow.average[v]);
-            m_maxAbsError = std::max(m_maxAbsError, error);
-            m_maxRelError =
-                std::max(m_maxRelError, error / std::max(1.0, std::abs(shadow.average[v])));
-        }
-        ++m_checks;
-        m_checkedMembers[round].push_back(island);
-        if (++shadow.checked == members.size())
-        {
-            m_shadows.erase(it);
+            set.push_back(member);
+            valid = valid && it->second.contributions.count(member) != 0;
         }
     }
+    valid = valid && (contributors & ~cliqueBits) == 0;
+    if (!valid)
+    {
+        NS_LOG_WARN("island " << m_topology.GetCity(island).id << " ended round " << round
+                              << " averaging over members that did not contribute");
+        m_reasons[{round, island}] = "averaged over members whose contributions were not recorded";
+        ++m_checks;
+        ReleaseShadow(round, clique);
+        TakeSample();
+        return;
+    }
+    Shadow& shadow = it->second;
+    std::vector<double>& average = shadow.averages[contributors];
+    if (average.empty())
+    {
+        average.assign(parameters.size(), 0.0);
+        for (uint32_t member : set)
+        {
+            const std::vector<float>& values = shadow.contributions.at(member);
+            for (size_t v = 0; v < values.size(); ++v)
+            {
+                average[v] += values[v];
+            }
+        }
+        for (double& value : average)
+        {
+            value /= set.size();
+        }
+    }
+    double memberRelError = 0;
+    for (size_t v = 0; v < parameters.size(); ++v)
+    {
+        double error = std::abs(parameters[v] - average[v]);
+        double relError = error / std::max(1.0, std::abs(average[v]));
+        m_maxAbsError = std::max(m_maxAbsError, error);
+        m_maxRelError = std::max(m_maxRelError, relError);
+        memberRelError = std::max(memberRelError, relError);
+    }
+    ++m_checks;
+    m_verified[round][island] = memberRelError <= VERIFY_TOLERANCE;
+    ReleaseShadow(round, clique);
     TakeSample();
+}
+
+void
+TrainingResults::OnRoundAbandoned(uint32_t island,
+                                  uint32_t round,
+                                  uint32_t clique,
+                                  const std::string& reason)
+{
+    m_status[round][island] = ABANDONED;
+    m_reasons[{round, island}] = reason;
+    if (clique != CliqueSchedule::IDLE)
+    {
+        ReleaseShadow(round, clique);
+    }
+}
+
+void
+TrainingResults::OnMemberExcluded(uint32_t island,
+                                  uint32_t round,
+                                  uint32_t member,
+                                  const std::string& reason)
+{
+    m_exclusions.push_back({round, island, member, reason, Simulator::Now().GetSeconds()});
+}
+
+void
+TrainingResults::OnCrashed(uint32_t island, uint32_t round)
+{
+    for (uint32_t r = round; r < m_rounds; ++r)
+    {
+        if (m_status[r][island] == PENDING)
+        {
+            m_status[r][island] = CRASHED;
+        }
+        uint32_t clique = m_schedule.GetCliqueOf(r % m_schedule.GetNRounds(), island);
+        if (clique != CliqueSchedule::IDLE)
+        {
+            ReleaseShadow(r, clique);
+        }
+    }
+}
+
+void
+TrainingResults::ReleaseShadow(uint32_t round, uint32_t clique)
+{
+    auto it = m_shadows.find({round, clique});
+    if (it == m_shadows.end())
+    {
+        return;
+    }
+    for (uint32_t member : m_schedule.GetRound(round % m_schedule.GetNRounds())[clique])
+    {
+        if (m_status[round][member] == PENDING)
+        {
+            return;
+        }
+    }
+    m_shadows.erase(it);
 }
 
 void
@@ -373,7 +490,14 @@ TrainingResults::TakeSample()
 const TrainingResults::LinkCounters&
 TrainingResults::GetLinkCounters(uint32_t d) const
 {
-    return m_links.at(d);
+    LinkCounters& counters = m_links.at(d);
+    if (m_faultModels[d])
+    {
+        counters.linkDownDrops = m_faultModels[d]->GetLinkDownDrops();
+        counters.reordered = m_faultModels[d]->GetReordered();
+        counters.duplicated = m_faultModels[d]->GetDuplicated();
+    }
+    return counters;
 }
 
 const TrainingResults::IslandCounters&
@@ -386,25 +510,160 @@ uint32_t
 TrainingResults::GetRoundsVerified() const
 {
     uint32_t verified = 0;
+    const uint32_t n = m_topology.GetNCities();
     for (uint32_t r = 0; r < m_rounds; ++r)
     {
+        bool ok = true;
+        for (uint32_t i = 0; i < n && ok; ++i)
+        {
+            ok = m_status[r][i] == CRASHED || (m_status[r][i] == COMPLETED && m_verified[r][i]);
+        }
         const CliqueSchedule::Round& round = m_schedule.GetRound(r % m_schedule.GetNRounds());
-        size_t expected = 0;
-        for (const auto& clique : round)
+        for (uint32_t c = 0; c < round.size() && ok; ++c)
         {
-            if (clique.size() >= 2)
-            {
-                expected += clique.size();
-            }
+            ok = IsCliqueConsistent(r, c);
         }
-        bool ended =
-            std::all_of(m_endS[r].begin(), m_endS[r].end(), [](double t) { return t >= 0; });
-        if (ended && m_checkedMembers[r].size() == expected)
-        {
-            ++verified;
-        }
+        verified += ok ? 1 : 0;
     }
     return m_maxRelError <= VERIFY_TOLERANCE ? verified : 0;
+}
+
+TrainingResults::RoundStatus
+TrainingResults::GetRoundStatus(uint32_t round, uint32_t island) const
+{
+    return m_status.at(round).at(island);
+}
+
+uint64_t
+TrainingResults::GetContributors(uint32_t round, uint32_t island) const
+{
+    return m_contributors.at(round).at(island);
+}
+
+bool
+TrainingResults::IsMemberVerified(uint32_t round, uint32_t island) const
+{
+    return m_verified.at(round).at(island);
+}
+
+bool
+TrainingResults::IsCliqueConsistent(uint32_t round, uint32_t clique) const
+{
+    const CliqueSchedule::Clique& members =
+        m_schedule.GetRound(round % m_schedule.GetNRounds()).at(clique);
+    uint64_t cliqueBits = 0;
+    for (uint32_t member : members)
+    {
+        cliqueBits |= uint64_t{1} << member;
+    }
+    for (uint32_t member : members)
+    {
+        if (m_status[round][member] != COMPLETED)
+        {
+            continue;
+        }
+        const uint64_t set = m_contributors[round][member];
+        if (!(set & (uint64_t{1} << member)) || (set & ~cliqueBits) != 0)
+        {
+            return false;
+        }
+        // Two members that averaged each other's contributions averaged the same ones.
+        for (uint32_t other : members)
+        {
+            if (other != member && (set & (uint64_t{1} << other)) &&
+                m_status[round][other] == COMPLETED &&
+                (m_contributors[round][other] & (uint64_t{1} << member)) &&
+                m_contributors[round][other] != set)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+bool
+TrainingResults::IsCliqueSymmetric(uint32_t round, uint32_t clique) const
+{
+    const CliqueSchedule::Clique& members =
+        m_schedule.GetRound(round % m_schedule.GetNRounds()).at(clique);
+    for (uint32_t member : members)
+    {
+        for (uint32_t other : members)
+        {
+            if (other != member && m_status[round][member] == COMPLETED &&
+                m_status[round][other] == COMPLETED &&
+                (m_contributors[round][member] & (uint64_t{1} << other)) &&
+                !(m_contributors[round][other] & (uint64_t{1} << member)))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+std::string
+TrainingResults::GetReason(uint32_t round, uint32_t island) const
+{
+    auto it = m_reasons.find({round, island});
+    return it == m_reasons.end() ? "" : it->second;
+}
+
+bool
+TrainingResults::WasPartitioned() const
+{
+    return std::any_of(m_routeChanges.begin(), m_routeChanges.end(), [](const RouteChange& c) {
+        return c.components.size() > 1;
+    });
+}
+
+bool
+TrainingResults::WasStoppedByTimeLimit() const
+{
+    return m_stoppedByTimeLimit;
+}
+
+void
+TrainingResults::SetFaultPlanJson(const std::string& json)
+{
+    NS_ABORT_MSG_UNLESS(nlohmann::json::parse(json, nullptr, false).is_object(),
+                        "TrainingResults::SetFaultPlanJson: not a JSON object");
+    m_faultPlanJson = json;
+}
+
+void
+TrainingResults::RecordRouteChange(const std::vector<uint32_t>& downLinks,
+                                   const std::vector<std::vector<uint32_t>>& components)
+{
+    m_routeChanges.push_back({Simulator::Now().GetSeconds(), downLinks, components});
+}
+
+void
+TrainingResults::Finish(double timeLimitS, bool stoppedByTimeLimit)
+{
+    m_timeLimitS = timeLimitS;
+    m_stoppedByTimeLimit = stoppedByTimeLimit;
+    std::ostringstream why;
+    if (stoppedByTimeLimit)
+    {
+        why << "the time limit of " << timeLimitS << " s stopped the simulation";
+    }
+    else
+    {
+        why << "the simulation ran out of events at " << Simulator::Now().GetSeconds() << " s";
+    }
+    for (uint32_t i = 0; i < m_apps.size(); ++i)
+    {
+        const std::string state = m_apps[i]->DescribeState();
+        for (uint32_t r = 0; r < m_rounds; ++r)
+        {
+            if (m_status[r][i] == PENDING)
+            {
+                m_reasons[{r, i}] = why.str() + "; " + m_topology.GetCity(i).id + ": " + state;
+            }
+        }
+    }
 }
 
 uint64_t
@@ -440,9 +699,31 @@ TrainingResults::GetOptimalLoss() const
 bool
 TrainingResults::IsComplete() const
 {
-    return std::all_of(m_apps.begin(), m_apps.end(), [this](const auto& app) {
-        return app->GetCompletedRounds() == m_rounds;
-    });
+    for (const auto& round : m_status)
+    {
+        for (RoundStatus status : round)
+        {
+            if (status != COMPLETED && status != CRASHED)
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+double
+TrainingResults::GetTrainingTimeS() const
+{
+    double lastEnd = 0;
+    for (const auto& ends : m_endS)
+    {
+        for (double t : ends)
+        {
+            lastEnd = std::max(lastEnd, t);
+        }
+    }
+    return lastEnd;
 }
 
 std::string
@@ -467,12 +748,27 @@ TrainingResults::ToJson() const
     settings.modelBytes = modelBytes;
     settings.computeS = computeS;
     ScheduleMetrics metrics(m_topology, settings);
+    auto ids = [this](uint64_t bits) {
+        json list = json::array();
+        for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
+        {
+            if (bits & (uint64_t{1} << i))
+            {
+                list.push_back(m_topology.GetCity(i).id);
+            }
+        }
+        return list;
+    };
+    static const char* const statusNames[] = {"unfinished", "completed", "abandoned", "crashed"};
     json rounds = json::array();
     for (uint32_t r = 0; r < m_rounds; ++r)
     {
         const CliqueSchedule::Round& round = m_schedule.GetRound(r % m_schedule.GetNRounds());
         double start = -1;
         double end = -1;
+        bool complete = true;
+        bool verified = true;
+        json unfinished = json::array();
         for (uint32_t i = 0; i < n; ++i)
         {
             if (m_startS[r][i] >= 0 && (start < 0 || m_startS[r][i] < start))
@@ -480,42 +776,111 @@ TrainingResults::ToJson() const
                 start = m_startS[r][i];
             }
             end = std::max(end, m_endS[r][i]);
+            const RoundStatus status = m_status[r][i];
+            complete = complete && (status == COMPLETED || status == CRASHED);
+            verified = verified && (status == CRASHED || (status == COMPLETED && m_verified[r][i]));
+            if (status == PENDING || status == ABANDONED ||
+                (status == COMPLETED && !m_verified[r][i]))
+            {
+                std::string reason = GetReason(r, i);
+                if (status == COMPLETED)
+                {
+                    reason = reason.empty() ? "the average differs from the shadow average over "
+                                              "its contributors"
+                                            : reason;
+                }
+                unfinished.push_back({{"island", m_topology.GetCity(i).id},
+                                      {"status", statusNames[status]},
+                                      {"reason", reason}});
+            }
         }
-        bool ended =
-            std::all_of(m_endS[r].begin(), m_endS[r].end(), [](double t) { return t >= 0; });
         json cliques = json::array();
         double comm = 0;
         for (uint32_t c = 0; c < round.size(); ++c)
         {
             json members = json::array();
+            json status = json::object();
+            json contributors = json::object();
+            json groups = json::array();
+            std::vector<uint64_t> seen;
             double exchangeStart = -1;
             double cliqueEnd = -1;
-            bool complete = true;
+            bool cliqueComplete = true;
+            bool anyCompleted = false;
             for (uint32_t member : round[c])
             {
-                members.push_back(m_topology.GetCity(member).id);
-                exchangeStart = std::max(exchangeStart, m_exchangeS[r][member]);
-                cliqueEnd = std::max(cliqueEnd, m_endS[r][member]);
-                complete = complete && m_endS[r][member] >= 0;
+                const std::string& id = m_topology.GetCity(member).id;
+                members.push_back(id);
+                status[id] = statusNames[m_status[r][member]];
+                if (m_status[r][member] == COMPLETED)
+                {
+                    anyCompleted = true;
+                    exchangeStart = std::max(exchangeStart, m_exchangeS[r][member]);
+                    cliqueEnd = std::max(cliqueEnd, m_endS[r][member]);
+                    const uint64_t set = m_contributors[r][member];
+                    contributors[id] = ids(set);
+                    if (std::find(seen.begin(), seen.end(), set) == seen.end())
+                    {
+                        seen.push_back(set);
+                        groups.push_back(ids(set));
+                    }
+                }
+                cliqueComplete = cliqueComplete && (m_status[r][member] == COMPLETED ||
+                                                    m_status[r][member] == CRASHED);
             }
-            double cliqueComm = complete ? cliqueEnd - exchangeStart : -1;
-            if (complete && round[c].size() >= 2)
+            cliqueComplete = cliqueComplete && anyCompleted;
+            double cliqueComm = cliqueComplete ? cliqueEnd - exchangeStart : -1;
+            if (cliqueComplete && round[c].size() >= 2)
             {
                 comm = std::max(comm, cliqueComm);
             }
-            cliques.push_back({{"clique", c},
-                               {"members", members},
-                               {"exchange_start_s", TimeOrNull(complete ? exchangeStart : -1)},
-                               {"end_s", TimeOrNull(complete ? cliqueEnd : -1)},
-                               {"comm_s", TimeOrNull(cliqueComm)}});
+            const bool consistent = IsCliqueConsistent(r, c);
+            json cliqueJson = {
+                {"clique", c},
+                {"members", members},
+                {"exchange_start_s", TimeOrNull(cliqueComplete ? exchangeStart : -1)},
+                {"end_s", TimeOrNull(cliqueComplete ? cliqueEnd : -1)},
+                {"comm_s", TimeOrNull(cliqueComm)},
+                {"status", status},
+                {"contributors", contributors},
+                {"groups", groups},
+                {"consistent", consistent},
+                {"symmetric", IsCliqueSymmetric(r, c)}};
+            if (!consistent)
+            {
+                complete = false;
+                unfinished.push_back(
+                    {{"clique", c},
+                     {"status", "inconsistent"},
+                     {"reason",
+                      "members that averaged each other's contributions averaged over different "
+                      "contributor sets (a fault cut the exchange while it ran): " +
+                          contributors.dump()}});
+            }
+            cliques.push_back(cliqueJson);
+        }
+        json exclusions = json::array();
+        for (const Exclusion& e : m_exclusions)
+        {
+            if (e.round == r)
+            {
+                exclusions.push_back({{"island", m_topology.GetCity(e.island).id},
+                                      {"member", m_topology.GetCity(e.member).id},
+                                      {"reason", e.reason},
+                                      {"t_s", e.timeS}});
+            }
         }
         ScheduleMetrics::RoundCost cost = metrics.GetRoundCost(round, m_apps.front()->GetMode());
         rounds.push_back({{"round", r},
                           {"schedule_round", r % m_schedule.GetNRounds()},
                           {"start_s", TimeOrNull(start)},
-                          {"end_s", TimeOrNull(ended ? end : -1)},
-                          {"comm_s", TimeOrNull(ended ? comm : -1)},
-                          {"model_comm_s", cost.commS},
+                          {"end_s", TimeOrNull(complete ? end : -1)},
+                          {"comm_s", TimeOrNull(complete ? comm : -1)},
+                          {"predicted_comm_s", cost.commS},
+                          {"complete", complete},
+                          {"verified", complete && verified},
+                          {"unfinished", unfinished},
+                          {"exclusions", exclusions},
                           {"cliques", cliques}});
     }
     doc["rounds"] = rounds;
@@ -523,7 +888,7 @@ TrainingResults::ToJson() const
     json links = json::object();
     for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
     {
-        const LinkCounters& c = m_links[d];
+        const LinkCounters& c = GetLinkCounters(d);
         links[m_topology.GetDirectedLinkName(d)] = {{"packets", c.packets},
                                                     {"bytes", c.bytes},
                                                     {"model_bytes", c.modelBytes},
@@ -531,14 +896,20 @@ TrainingResults::ToJson() const
                                                     {"data_packets", c.dataPackets},
                                                     {"aggregate_packets", c.aggregatePackets},
                                                     {"error_drops", c.errorDrops},
-                                                    {"queue_drops", c.queueDrops}};
+                                                    {"queue_drops", c.queueDrops},
+                                                    {"link_down_drops", c.linkDownDrops},
+                                                    {"reordered", c.reordered},
+                                                    {"duplicated", c.duplicated}};
     }
     doc["links"] = links;
     doc["links_definition"] =
         "per directed link, what its transmitting device sent: packets and bytes on the wire "
         "(PPP header included); model_bytes = values and padding of DATA and AGGREGATE chunks "
         "(repairs included); model_streams = model_bytes / model_bytes per contribution, "
-        "summed over all rounds; data_packets and aggregate_packets count those chunks";
+        "summed over all rounds; data_packets and aggregate_packets count those chunks; "
+        "error_drops = packets lost to random loss at the receiving end, link_down_drops = "
+        "packets lost because the link was down, reordered and duplicated = packets delivered "
+        "late (after later ones) or twice (doc/fault-injection.rst)";
 
     json fpga = json::object();
     for (uint32_t i = 0; i < n; ++i)
@@ -584,12 +955,25 @@ TrainingResults::ToJson() const
             {"chunks_requested", c.chunksRequested},
             {"duplicate_chunks", c.duplicates},
             {"rounds_completed", c.roundsCompleted},
+            {"rounds_abandoned", m_apps[i]->GetAbandonedRounds()},
+            {"exclusions", m_apps[i]->GetExclusions()},
+            {"crashed", m_apps[i]->HasCrashed()},
             {"failure",
              m_apps[i]->GetFailure().empty() ? json(nullptr) : json(m_apps[i]->GetFailure())}};
     }
     doc["islands"] = islands;
 
+    uint32_t roundsComplete = 0;
+    for (uint32_t r = 0; r < m_rounds; ++r)
+    {
+        roundsComplete += std::all_of(m_status[r].begin(),
+                                      m_status[r].end(),
+                                      [](RoundStatus s) { return s == COMPLETED || s == CRASHED; })
+                              ? 1
+                              : 0;
+    }
     doc["verification"] = {{"rounds_verified", GetRoundsVerified()},
+                           {"rounds_complete", roundsComplete},
                            {"rounds", m_rounds},
                            {"member_checks", m_checks},
                            {"max_abs_error", m_maxAbsError},
@@ -651,14 +1035,6 @@ TrainingResults::ToJson() const
         drops += c.errorDrops;
         queueDrops += c.queueDrops;
     }
-    double lastEnd = 0;
-    for (const auto& ends : m_endS)
-    {
-        for (double t : ends)
-        {
-            lastEnd = std::max(lastEnd, t);
-        }
-    }
     uint32_t failed = 0;
     for (const auto& app : m_apps)
     {
@@ -676,9 +1052,66 @@ TrainingResults::ToJson() const
             passThroughs += device->GetPassThroughs();
         }
     }
+    uint64_t linkDownDrops = 0;
+    uint64_t reordered = 0;
+    uint64_t duplicated = 0;
+    for (const auto& c : m_links)
+    {
+        linkDownDrops += c.linkDownDrops;
+        reordered += c.reordered;
+        duplicated += c.duplicated;
+    }
+    uint32_t abandoned = 0;
+    uint32_t crashed = 0;
+    for (const auto& app : m_apps)
+    {
+        abandoned += app->GetAbandonedRounds();
+        crashed += app->HasCrashed() ? 1 : 0;
+    }
+    json routeChanges = json::array();
+    for (const RouteChange& change : m_routeChanges)
+    {
+        json down = json::array();
+        for (uint32_t link : change.downLinks)
+        {
+            const WanLink& l = m_topology.GetLink(link);
+            down.push_back(m_topology.GetCity(l.a).id + "-" + m_topology.GetCity(l.b).id);
+        }
+        json components = json::array();
+        for (const auto& component : change.components)
+        {
+            json cities = json::array();
+            for (uint32_t city : component)
+            {
+                cities.push_back(m_topology.GetCity(city).id);
+            }
+            components.push_back(cities);
+        }
+        routeChanges.push_back({{"t_s", change.timeS},
+                                {"links_down", down},
+                                {"components", components},
+                                {"partitioned", change.components.size() > 1}});
+    }
+    doc["faults"] = {{"plan", json::parse(m_faultPlanJson)},
+                     {"route_changes", routeChanges},
+                     {"partitioned", WasPartitioned()},
+                     {"exclusions", m_exclusions.size()},
+                     {"rounds_abandoned", abandoned},
+                     {"crashed_islands", crashed},
+                     {"time_limit_s", m_timeLimitS},
+                     {"stopped_by_time_limit", m_stoppedByTimeLimit}};
     doc["summary"] = {{"complete", IsComplete()},
+                      {"rounds_complete", roundsComplete},
+                      {"rounds_abandoned", abandoned},
+                      {"crashed_islands", crashed},
+                      {"exclusions", m_exclusions.size()},
+                      {"partitioned", WasPartitioned()},
+                      {"stopped_by_time_limit", m_stoppedByTimeLimit},
+                      {"link_down_drops", linkDownDrops},
+                      {"reordered", reordered},
+                      {"duplicated", duplicated},
                       {"failed_islands", failed},
-                      {"training_time_s", lastEnd},
+                      {"training_time_s", GetTrainingTimeS()},
                       {"repairs", repairs},
                       {"error_drops", drops},
                       {"queue_drops", queueDrops},

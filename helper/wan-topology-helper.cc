@@ -16,6 +16,7 @@
 #include "ns3/ipv4-list-routing-helper.h"
 #include "ns3/ipv4-route.h"
 #include "ns3/ipv4-routing-protocol.h"
+#include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4-static-routing.h"
 #include "ns3/ipv4.h"
@@ -77,7 +78,8 @@ MsToTime(double ms)
 } // namespace
 
 WanTopologyHelper::WanTopologyHelper(const WanTopology& topology)
-    : m_topology(topology)
+    : m_topology(topology),
+      m_routing(topology)
 {
     NS_LOG_FUNCTION(this << topology.GetName());
     m_aggregatorFactory.SetTypeId(AggregatorNetDevice::GetTypeId());
@@ -162,6 +164,14 @@ WanTopologyHelper::Install()
     islandStack.Install(m_islands);
 
     CreateLinks();
+    Ipv4StaticRoutingHelper staticRouting;
+    for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
+    {
+        uint32_t up = m_topology.GetAccessUpLink(i);
+        Ptr<Ipv4StaticRouting> routing =
+            staticRouting.GetStaticRouting(m_islands.Get(i)->GetObject<Ipv4>());
+        routing->SetDefaultRoute(m_rxAddresses[up], m_txInterfaces[up]);
+    }
     InstallRoutes();
     VerifyRoutes();
 }
@@ -339,14 +349,6 @@ WanTopologyHelper::InstallRoutes()
     uint32_t n = m_topology.GetNCities();
     Ipv4StaticRoutingHelper staticRouting;
 
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        uint32_t up = m_topology.GetAccessUpLink(i);
-        Ptr<Ipv4StaticRouting> routing =
-            staticRouting.GetStaticRouting(m_islands.Get(i)->GetObject<Ipv4>());
-        routing->SetDefaultRoute(m_rxAddresses[up], m_txInterfaces[up]);
-    }
-
     // nextHop[r][j]: the directed link router r forwards traffic for island j on, and the route
     // that first required it (for the error message).
     const uint32_t none = m_topology.GetNDirectedLinks();
@@ -358,11 +360,11 @@ WanTopologyHelper::InstallRoutes()
     {
         for (uint32_t dst = 0; dst < n; ++dst)
         {
-            if (src == dst)
+            if (src == dst || !m_routing.HasRoute(src, dst))
             {
                 continue;
             }
-            const WanRoute& route = m_topology.GetRoute(src, dst);
+            const WanRoute& route = m_routing.GetRoute(src, dst);
             for (std::size_t p = 0; p + 1 < route.cities.size(); ++p)
             {
                 uint32_t r = route.cities[p];
@@ -390,6 +392,19 @@ WanTopologyHelper::InstallRoutes()
     {
         Ptr<Ipv4StaticRouting> routing =
             staticRouting.GetStaticRouting(m_routers.Get(r)->GetObject<Ipv4>());
+        // Remove the routes installed before (toward access networks through a gateway); the
+        // routes of connected networks stay.
+        for (uint32_t k = routing->GetNRoutes(); k-- > 0;)
+        {
+            Ipv4RoutingTableEntry entry = routing->GetRoute(k);
+            if (entry.IsGateway() && entry.GetDestNetworkMask() == LINK_MASK &&
+                std::find(m_accessNetworks.begin(),
+                          m_accessNetworks.end(),
+                          entry.GetDestNetwork()) != m_accessNetworks.end())
+            {
+                routing->RemoveRoute(k);
+            }
+        }
         for (uint32_t dst = 0; dst < n; ++dst)
         {
             uint32_t d = nextHop[r][dst];
@@ -407,7 +422,7 @@ WanTopologyHelper::InstallRoutes()
 }
 
 std::vector<uint32_t>
-WanTopologyHelper::WalkForwarding(uint32_t src, uint32_t dst) const
+WanTopologyHelper::WalkForwarding(uint32_t src, uint32_t dst, bool abortWithoutRoute) const
 {
     std::vector<uint32_t> links;
     Ipv4Header header;
@@ -425,6 +440,10 @@ WanTopologyHelper::WalkForwarding(uint32_t src, uint32_t dst) const
                                                                        header,
                                                                        nullptr,
                                                                        error);
+        if (!route && !abortWithoutRoute)
+        {
+            return {};
+        }
         NS_ABORT_MSG_IF(!route,
                         "WanTopologyHelper::Install(): node "
                             << Names::FindName(node) << " has no route to island "
@@ -449,12 +468,12 @@ WanTopologyHelper::VerifyRoutes() const
     {
         for (uint32_t dst = 0; dst < m_topology.GetNCities(); ++dst)
         {
-            if (src == dst)
+            if (src == dst || !m_routing.HasRoute(src, dst))
             {
                 continue;
             }
-            std::vector<uint32_t> forwarded = WalkForwarding(src, dst);
-            const std::vector<uint32_t>& expected = m_topology.GetRoute(src, dst).links;
+            std::vector<uint32_t> forwarded = WalkForwarding(src, dst, true);
+            const std::vector<uint32_t>& expected = m_routing.GetRoute(src, dst).links;
             NS_ABORT_MSG_IF(forwarded != expected,
                             "WanTopologyHelper::Install(): the static routes of topology '"
                                 << m_topology.GetName() << "' do not reproduce the route "
@@ -480,6 +499,41 @@ const WanTopology&
 WanTopologyHelper::GetTopology() const
 {
     return m_topology;
+}
+
+void
+WanTopologyHelper::Reroute(const WanTopology& routing)
+{
+    NS_LOG_FUNCTION(this << routing.GetDownLinks().size());
+    NS_ABORT_MSG_UNLESS(m_installed, "WanTopologyHelper::Reroute(): call Install() first");
+    bool same = routing.GetNCities() == m_topology.GetNCities() &&
+                routing.GetNLinks() == m_topology.GetNLinks();
+    for (uint32_t d = 0; same && d < m_topology.GetNDirectedLinks(); ++d)
+    {
+        same = routing.GetDirectedLinkName(d) == m_topology.GetDirectedLinkName(d);
+    }
+    NS_ABORT_MSG_UNLESS(same,
+                        "WanTopologyHelper::Reroute(): the routing topology '"
+                            << routing.GetName() << "' does not have the cities and links of '"
+                            << m_topology.GetName() << "'");
+    m_routing = routing;
+    InstallRoutes();
+    VerifyRoutes();
+}
+
+const WanTopology&
+WanTopologyHelper::GetRouting() const
+{
+    return m_routing;
+}
+
+std::vector<uint32_t>
+WanTopologyHelper::GetForwardingPath(uint32_t src, uint32_t dst) const
+{
+    CheckCity(src, "GetForwardingPath");
+    CheckCity(dst, "GetForwardingPath");
+    NS_ABORT_MSG_IF(src == dst, "WanTopologyHelper::GetForwardingPath(): src == dst");
+    return WalkForwarding(src, dst, false);
 }
 
 void

@@ -124,8 +124,32 @@ class WanTopologyHelper
      */
     Ptr<AggregatorNetDevice> GetAggregator(uint32_t city) const;
 
-    /** @return the topology (the helper's copy) */
+    /** @return the topology (the helper's copy, as given: every link up) */
     const WanTopology& GetTopology() const;
+
+    /**
+     * @brief Reinstall the unicast routes of every router along the routes of another state of
+     * the same WAN, e.g. after a link failure (WanTopology::WithLinksDown) or its repair.
+     *
+     * Every static route the helper installed toward an island's access network is removed from
+     * every router, and the routes of `routing` are installed as Install() does, then checked by
+     * walking the forwarding tables for every pair that `routing` connects. A router has no
+     * route toward an island that `routing` does not connect to it (a partitioned WAN): such
+     * packets are dropped there (no route). Call it after Install(), at any time of the
+     * simulation; a packet follows the routes installed when it reaches each router.
+     * @param routing the same cities and links (names and numbering), with its own down links
+     */
+    void Reroute(const WanTopology& routing);
+    /** @return the topology whose routes are installed now (GetTopology() until Reroute) */
+    const WanTopology& GetRouting() const;
+    /**
+     * @brief Follow the installed forwarding tables from one island to another.
+     * @param src source city index
+     * @param dst destination city index, different from src
+     * @return the directed links a packet from src's island to dst's island crosses now, or an
+     *         empty vector when a node on the way has no route
+     */
+    std::vector<uint32_t> GetForwardingPath(uint32_t src, uint32_t dst) const;
 
     /**
      * @param city a city index
@@ -213,17 +237,18 @@ class WanTopologyHelper
                                    DataRate rate,
                                    Time delay,
                                    uint32_t mtu) const;
-    /** Install the static routes along WanTopology's routes. */
+    /** Install the static routes along m_routing's routes (removing the helper's earlier ones). */
     void InstallRoutes();
-    /** Walk the forwarding tables for every ordered pair and compare with WanTopology's routes. */
+    /** Walk the forwarding tables for every connected ordered pair; compare with m_routing. */
     void VerifyRoutes() const;
     /**
      * @brief Follow the forwarding tables from one island to another.
      * @param src source city index
      * @param dst destination city index
+     * @param abortWithoutRoute whether a node without a route aborts (else: an empty result)
      * @return the directed links the forwarding tables send a packet along
      */
-    std::vector<uint32_t> WalkForwarding(uint32_t src, uint32_t dst) const;
+    std::vector<uint32_t> WalkForwarding(uint32_t src, uint32_t dst, bool abortWithoutRoute) const;
     /**
      * @param links directed links
      * @return their names, space separated
@@ -231,6 +256,7 @@ class WanTopologyHelper
     std::string DescribeLinks(const std::vector<uint32_t>& links) const;
 
     WanTopology m_topology;                     //!< the topology (a copy)
+    WanTopology m_routing;                      //!< the state whose routes are installed
     bool m_installed{false};                    //!< whether Install() has run
     NodeContainer m_routers;                    //!< router per city
     NodeContainer m_islands;                    //!< island per city

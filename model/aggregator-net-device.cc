@@ -42,6 +42,13 @@ Bit(uint32_t island)
     return uint64_t{1} << island;
 }
 
+/** Bytes of an IPv4 header without options. */
+constexpr uint32_t MIN_IPV4_HEADER_BYTES = 20;
+/** Bytes of the longest IPv4 header (15 words). */
+constexpr uint32_t MAX_IPV4_HEADER_BYTES = 60;
+/** Bytes of a UDP header. */
+constexpr uint32_t UDP_HEADER_BYTES = 8;
+
 } // namespace
 
 TypeId
@@ -323,7 +330,7 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     // A contribution: serialize it into the pipeline at LineRate, then ProcessingDelay.
     Time now = Simulator::Now();
     Time start = std::max(now, m_pipelineFreeAt);
-    m_pipelineFreeAt = start + m_lineRate.CalculateBytesTxTime(packet->GetSize());
+    m_pipelineFreeAt = start + GetLineTime(packet->GetSize());
     contribution.packet = packet;
     contribution.exit = m_pipelineFreeAt + m_processingDelay;
     NS_LOG_LOGIC("contribution " << contribution.header << " leaves the pipeline at "
@@ -338,6 +345,20 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     return true;
 }
 
+Time
+AggregatorNetDevice::GetLineTime(uint32_t bytes)
+{
+    // DataRate::CalculateBytesTxTime costs a division in int64x64_t arithmetic; contributions
+    // mostly have one size, so the last answer is kept (for that size and that LineRate).
+    if (bytes != m_lineTimeBytes || m_lineRate != m_lineTimeRate)
+    {
+        m_lineTimeBytes = bytes;
+        m_lineTimeRate = m_lineRate;
+        m_lineTime = m_lineRate.CalculateBytesTxTime(bytes);
+    }
+    return m_lineTime;
+}
+
 uint32_t
 AggregatorNetDevice::Classify(Ptr<const Packet> packet,
                               uint16_t protocolNumber,
@@ -347,25 +368,48 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     {
         return NOT_SYNC;
     }
-    Ptr<Packet> copy = packet->Copy();
-    Ipv4Header ip;
-    if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != UdpL4Protocol::PROT_NUMBER ||
-        ip.GetFragmentOffset() != 0 || !ip.IsLastFragment())
+    // Every datagram of the island's down link passes here, so the IPv4, UDP and sync headers
+    // are read from one flat copy of the packet's first bytes (no packet copy, no header
+    // objects); the fields checked are those Ipv4Header and UdpHeader would deserialize.
+    uint8_t head[MAX_IPV4_HEADER_BYTES + UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE];
+    const uint32_t size = packet->GetSize();
+    const uint32_t copied = packet->CopyData(head, std::min<uint32_t>(size, sizeof(head)));
+    if (copied < MIN_IPV4_HEADER_BYTES || (head[0] >> 4) != 4)
     {
         return NOT_SYNC;
     }
-    UdpHeader udp;
-    if (copy->GetSize() < udp.GetSerializedSize())
+    const uint32_t ipBytes = 4 * (head[0] & 0x0f);
+    const bool moreFragments = head[6] & 0x20;
+    const uint32_t fragmentOffset = ((head[6] & 0x1f) << 8) | head[7];
+    if (ipBytes < MIN_IPV4_HEADER_BYTES || head[9] != UdpL4Protocol::PROT_NUMBER ||
+        fragmentOffset != 0 || moreFragments || size < ipBytes + UDP_HEADER_BYTES ||
+        copied < ipBytes + UDP_HEADER_BYTES)
     {
         return NOT_SYNC;
     }
-    copy->RemoveHeader(udp);
-    if (udp.GetDestinationPort() != m_port)
+    const uint32_t destinationPort = (head[ipBytes + 2] << 8) | head[ipBytes + 3];
+    if (destinationPort != m_port)
     {
         return NOT_SYNC;
     }
+    const uint32_t syncStart = ipBytes + UDP_HEADER_BYTES;
     IslandSyncHeader& header = contribution.header;
-    uint32_t headerBytes = copy->PeekHeader(header);
+    uint32_t headerBytes = 0;
+    if (copied >= syncStart + IslandSyncHeader::FIXED_SIZE)
+    {
+        uint32_t end = syncStart + IslandSyncHeader::PeekSerializedSize(head + syncStart);
+        if (end <= copied)
+        {
+            headerBytes = header.DeserializeFrom(head + syncStart, copied - syncStart);
+        }
+        else if (end <= size)
+        {
+            // A header with a value or range area (first chunks, NACKs): copy all of it.
+            std::vector<uint8_t> whole(end);
+            packet->CopyData(whole.data(), end);
+            headerBytes = header.DeserializeFrom(whole.data() + syncStart, end - syncStart);
+        }
+    }
     if (headerBytes == 0)
     {
         return NOT_SYNC;
@@ -380,7 +424,7 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     {
         return NO_EXPECTATION;
     }
-    contribution.paddingBytes = copy->GetSize() - headerBytes;
+    contribution.paddingBytes = size - syncStart - headerBytes;
     contribution.expected = expected;
     return N_PASS_REASONS;
 }

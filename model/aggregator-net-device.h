@@ -290,6 +290,11 @@ class AggregatorNetDevice : public PointToPointNetDevice
     };
 
     /**
+     * @param bytes a contribution's size
+     * @return its serialization time at LineRate (the last result is cached)
+     */
+    Time GetLineTime(uint32_t bytes);
+    /**
      * @brief Classify a packet handed to Send.
      * @param packet the IPv4 datagram
      * @param protocolNumber its protocol number
@@ -364,6 +369,9 @@ class AggregatorNetDevice : public PointToPointNetDevice
     std::deque<Contribution> m_pipeline;         //!< contributions in the pipeline, FIFO
     Time m_pipelineFreeAt;                       //!< end of the current serialization
     EventId m_pipelineEvent;                     //!< next pipeline exit
+    uint32_t m_lineTimeBytes{0};                 //!< size of the cached line time
+    DataRate m_lineTimeRate;                     //!< LineRate of the cached line time
+    Time m_lineTime;                             //!< the cached line time
     std::map<ChunkKey, Slot> m_slots;            //!< open slots
     std::map<StreamKey, ChunkRangeSet> m_closed; //!< closed chunks per clique exchange
     std::deque<Ptr<Packet>> m_outbox;            //!< emitted packets waiting for queue room

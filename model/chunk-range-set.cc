@@ -20,12 +20,9 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingChunkRangeSet");
 bool
 ChunkRangeSet::Insert(uint32_t index)
 {
-    if (Contains(index))
-    {
-        return false;
-    }
+    uint64_t before = m_count;
     Insert(index, index + 1);
-    return true;
+    return m_count != before;
 }
 
 void
@@ -42,6 +39,17 @@ ChunkRangeSet::Insert(uint32_t begin, uint32_t end)
         auto prev = std::prev(it);
         if (prev->second >= begin)
         {
+            if (it == m_ranges.end() || it->first > end)
+            {
+                // The common case (chunks arrive in order): the interval grows at its end,
+                // in place, without a new map node.
+                if (end > prev->second)
+                {
+                    m_count += end - prev->second;
+                    prev->second = end;
+                }
+                return;
+            }
             it = prev;
         }
     }
@@ -104,11 +112,16 @@ ChunkRangeSet::PopFront()
     NS_ASSERT_MSG(!m_ranges.empty(), "PopFront on an empty ChunkRangeSet");
     auto it = m_ranges.begin();
     uint32_t index = it->first;
-    uint32_t end = it->second;
-    m_ranges.erase(it);
-    if (index + 1 < end)
+    if (index + 1 < it->second)
     {
-        m_ranges.emplace(index + 1, end);
+        // Re-key the first interval's node rather than free it and allocate another.
+        auto node = m_ranges.extract(it);
+        node.key() = index + 1;
+        m_ranges.insert(m_ranges.begin(), std::move(node));
+    }
+    else
+    {
+        m_ranges.erase(it);
     }
     --m_count;
     return index;

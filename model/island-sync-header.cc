@@ -26,6 +26,9 @@ namespace
 /** Byte offset of the checksum field. */
 constexpr uint32_t CHECKSUM_OFFSET = 38;
 
+/** Bytes of a value or range area that Serialize and Deserialize keep on the stack. */
+constexpr uint32_t SMALL_AREA_BYTES = 216;
+
 /**
  * @param bitmap a contributor bitmap
  * @return its population count
@@ -59,6 +62,93 @@ BitsToFloat(uint32_t bits)
     float value;
     std::memcpy(&value, &bits, sizeof(value));
     return value;
+}
+
+/**
+ * @param p where to write
+ * @param value a 16-bit value, written in network byte order
+ */
+void
+PutU16(uint8_t* p, uint16_t value)
+{
+    p[0] = static_cast<uint8_t>(value >> 8);
+    p[1] = static_cast<uint8_t>(value);
+}
+
+/**
+ * @param p where to write
+ * @param value a 32-bit value, written in network byte order
+ */
+void
+PutU32(uint8_t* p, uint32_t value)
+{
+    p[0] = static_cast<uint8_t>(value >> 24);
+    p[1] = static_cast<uint8_t>(value >> 16);
+    p[2] = static_cast<uint8_t>(value >> 8);
+    p[3] = static_cast<uint8_t>(value);
+}
+
+/**
+ * @param p where to read
+ * @return the 16-bit value in network byte order there
+ */
+uint16_t
+GetU16(const uint8_t* p)
+{
+    return static_cast<uint16_t>((p[0] << 8) | p[1]);
+}
+
+/**
+ * @param p where to read
+ * @return the 32-bit value in network byte order there
+ */
+uint32_t
+GetU32(const uint8_t* p)
+{
+    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
+}
+
+/**
+ * @brief Copy bytes out of a buffer in 32-bit words.
+ * @param i the iterator, advanced past the bytes
+ * @param to where to copy
+ * @param bytes how many (a multiple of 4)
+ */
+void
+ReadWords(Buffer::Iterator& i, uint8_t* to, uint32_t bytes)
+{
+    for (uint32_t k = 0; k < bytes; k += 4)
+    {
+        PutU32(to + k, i.ReadNtohU32());
+    }
+}
+
+/**
+ * @brief The Internet checksum exactly as Buffer::Iterator::CalculateIpChecksum computes it:
+ * the ones' complement of the ones' complement sum of the bytes read as 16-bit words low byte
+ * first (an odd last byte on its own).
+ * @param data the bytes
+ * @param size how many
+ * @return the checksum (0 over bytes that include a correct checksum)
+ */
+uint16_t
+Checksum(const uint8_t* data, uint32_t size)
+{
+    uint32_t sum = 0;
+    uint32_t k = 0;
+    for (; k + 1 < size; k += 2)
+    {
+        sum += data[k] | (uint32_t{data[k + 1]} << 8);
+    }
+    if (k < size)
+    {
+        sum += data[k];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    return static_cast<uint16_t>(~sum);
 }
 
 } // namespace
@@ -141,50 +231,67 @@ IslandSyncHeader::GetSerializedSize() const
 void
 IslandSyncHeader::Serialize(Buffer::Iterator start) const
 {
+    // Built in a flat array and written at once: one bulk write and a checksum over
+    // contiguous bytes instead of one Buffer::Iterator call per field and per checksum word.
     uint32_t size = GetSerializedSize();
     NS_ASSERT_MSG(size <= MAX_SIZE, "IslandSyncHeader larger than an IPv4 datagram");
-    Buffer::Iterator i = start;
-    i.WriteHtonU16(MAGIC);
-    i.WriteU8(VERSION);
-    i.WriteU8(m_type);
-    i.WriteHtonU16(m_jobId);
-    i.WriteHtonU16(m_sender);
-    i.WriteHtonU32(m_round);
-    i.WriteHtonU16(m_cliqueId);
-    i.WriteHtonU16(GetContributorCount());
-    i.WriteHtonU32(m_chunkIndex);
-    i.WriteHtonU32(m_chunkCount);
-    i.WriteHtonU64(m_contributors);
-    i.WriteHtonU32(m_valueOffset);
+    uint8_t fixed[FIXED_SIZE + SMALL_AREA_BYTES];
+    std::vector<uint8_t> large;
+    uint8_t* bytes = fixed;
+    if (size > sizeof(fixed))
+    {
+        large.resize(size);
+        bytes = large.data();
+    }
+    uint16_t areaCount = 0;
     if (m_type == NACK)
     {
-        i.WriteHtonU16(static_cast<uint16_t>(m_ranges.size()));
-        i.WriteU16(0);
+        areaCount = static_cast<uint16_t>(m_ranges.size());
+    }
+    else if (m_type == DATA || m_type == AGGREGATE)
+    {
+        areaCount = static_cast<uint16_t>(m_values.size());
+    }
+    PutU16(bytes, MAGIC);
+    bytes[2] = VERSION;
+    bytes[3] = m_type;
+    PutU16(bytes + 4, m_jobId);
+    PutU16(bytes + 6, m_sender);
+    PutU32(bytes + 8, m_round);
+    PutU16(bytes + 12, m_cliqueId);
+    PutU16(bytes + 14, GetContributorCount());
+    PutU32(bytes + 16, m_chunkIndex);
+    PutU32(bytes + 20, m_chunkCount);
+    PutU32(bytes + 24, static_cast<uint32_t>(m_contributors >> 32));
+    PutU32(bytes + 28, static_cast<uint32_t>(m_contributors));
+    PutU32(bytes + 32, m_valueOffset);
+    PutU16(bytes + 36, areaCount);
+    bytes[CHECKSUM_OFFSET] = 0;
+    bytes[CHECKSUM_OFFSET + 1] = 0;
+    uint8_t* area = bytes + FIXED_SIZE;
+    if (m_type == NACK)
+    {
         for (const auto& range : m_ranges)
         {
-            i.WriteHtonU32(range.first);
-            i.WriteHtonU32(range.second);
+            PutU32(area, range.first);
+            PutU32(area + 4, range.second);
+            area += RANGE_BYTES;
         }
     }
-    else if (m_type == DONE || m_type == READY)
+    else if (m_type == DATA || m_type == AGGREGATE)
     {
-        i.WriteHtonU16(0);
-        i.WriteU16(0);
-    }
-    else
-    {
-        i.WriteHtonU16(static_cast<uint16_t>(m_values.size()));
-        i.WriteU16(0);
         for (float value : m_values)
         {
-            i.WriteHtonU32(FloatToBits(value));
+            PutU32(area, FloatToBits(value));
+            area += VALUE_BYTES;
         }
     }
-    Buffer::Iterator sum = start;
-    uint16_t checksum = sum.CalculateIpChecksum(static_cast<uint16_t>(size));
-    Buffer::Iterator field = start;
-    field.Next(CHECKSUM_OFFSET);
-    field.WriteU16(checksum);
+    // Stored as Buffer::Iterator::WriteU16 stores it (low byte first), which makes
+    // Buffer::Iterator::CalculateIpChecksum over the header 0.
+    uint16_t checksum = Checksum(bytes, size);
+    bytes[CHECKSUM_OFFSET] = static_cast<uint8_t>(checksum & 0xff);
+    bytes[CHECKSUM_OFFSET + 1] = static_cast<uint8_t>(checksum >> 8);
+    start.Write(bytes, size);
 }
 
 uint32_t
@@ -196,21 +303,65 @@ IslandSyncHeader::Deserialize(Buffer::Iterator start)
         NS_LOG_LOGIC("truncated: " << available << " bytes");
         return 0;
     }
+    // The fixed part is read in 32-bit words (Buffer::Iterator::ReadNtohU32 reads straight
+    // from the buffer's data, where Read() goes byte by byte); the value or range area
+    // (first chunks, NACKs: multiples of 4 bytes) is read the same way once its size is known.
+    uint8_t fixed[FIXED_SIZE + SMALL_AREA_BYTES];
     Buffer::Iterator i = start;
-    uint16_t magic = i.ReadNtohU16();
-    uint8_t version = i.ReadU8();
-    uint8_t type = i.ReadU8();
-    uint16_t jobId = i.ReadNtohU16();
-    uint16_t sender = i.ReadNtohU16();
-    uint32_t round = i.ReadNtohU32();
-    uint16_t cliqueId = i.ReadNtohU16();
-    uint16_t contributorCount = i.ReadNtohU16();
-    uint32_t chunkIndex = i.ReadNtohU32();
-    uint32_t chunkCount = i.ReadNtohU32();
-    uint64_t contributors = i.ReadNtohU64();
-    uint32_t valueOffset = i.ReadNtohU32();
-    uint16_t areaCount = i.ReadNtohU16();
-    i.ReadU16(); // checksum, verified over the whole header below
+    ReadWords(i, fixed, FIXED_SIZE);
+    uint32_t size = PeekSerializedSize(fixed);
+    if (size <= FIXED_SIZE || size > available)
+    {
+        return DeserializeFrom(fixed, FIXED_SIZE);
+    }
+    if (size <= sizeof(fixed))
+    {
+        ReadWords(i, fixed + FIXED_SIZE, size - FIXED_SIZE);
+        return DeserializeFrom(fixed, size);
+    }
+    std::vector<uint8_t> whole(size);
+    std::memcpy(whole.data(), fixed, FIXED_SIZE);
+    ReadWords(i, whole.data() + FIXED_SIZE, size - FIXED_SIZE);
+    return DeserializeFrom(whole.data(), size);
+}
+
+uint32_t
+IslandSyncHeader::PeekSerializedSize(const uint8_t* fixed)
+{
+    uint8_t type = fixed[3];
+    uint32_t areaCount = GetU16(fixed + 36);
+    if (type == DATA || type == AGGREGATE)
+    {
+        return FIXED_SIZE + VALUE_BYTES * areaCount;
+    }
+    if (type == NACK)
+    {
+        return FIXED_SIZE + RANGE_BYTES * areaCount;
+    }
+    return FIXED_SIZE;
+}
+
+uint32_t
+IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
+{
+    if (available < FIXED_SIZE)
+    {
+        NS_LOG_LOGIC("truncated: " << available << " bytes");
+        return 0;
+    }
+    uint16_t magic = GetU16(data);
+    uint8_t version = data[2];
+    uint8_t type = data[3];
+    uint16_t jobId = GetU16(data + 4);
+    uint16_t sender = GetU16(data + 6);
+    uint32_t round = GetU32(data + 8);
+    uint16_t cliqueId = GetU16(data + 12);
+    uint16_t contributorCount = GetU16(data + 14);
+    uint32_t chunkIndex = GetU32(data + 16);
+    uint32_t chunkCount = GetU32(data + 20);
+    uint64_t contributors = (uint64_t{GetU32(data + 24)} << 32) | GetU32(data + 28);
+    uint32_t valueOffset = GetU32(data + 32);
+    uint16_t areaCount = GetU16(data + 36);
 
     if (magic != MAGIC || version != VERSION || type < DATA || type > READY)
     {
@@ -254,8 +405,7 @@ IslandSyncHeader::Deserialize(Buffer::Iterator start)
         NS_LOG_LOGIC("truncated value area: need " << size << " bytes, have " << available);
         return 0;
     }
-    Buffer::Iterator sum = start;
-    if (sum.CalculateIpChecksum(static_cast<uint16_t>(size)) != 0)
+    if (Checksum(data, size) != 0)
     {
         NS_LOG_LOGIC("bad checksum");
         return 0;
@@ -263,12 +413,13 @@ IslandSyncHeader::Deserialize(Buffer::Iterator start)
 
     std::vector<float> values;
     std::vector<Range> ranges;
+    const uint8_t* area = data + FIXED_SIZE;
     if (type == DATA || type == AGGREGATE)
     {
-        values.reserve(areaCount);
+        values.resize(areaCount);
         for (uint16_t k = 0; k < areaCount; ++k)
         {
-            values.push_back(BitsToFloat(i.ReadNtohU32()));
+            values[k] = BitsToFloat(GetU32(area + VALUE_BYTES * k));
         }
     }
     else if (type == NACK)
@@ -276,8 +427,8 @@ IslandSyncHeader::Deserialize(Buffer::Iterator start)
         ranges.reserve(areaCount);
         for (uint16_t k = 0; k < areaCount; ++k)
         {
-            uint32_t begin = i.ReadNtohU32();
-            uint32_t end = i.ReadNtohU32();
+            uint32_t begin = GetU32(area + RANGE_BYTES * k);
+            uint32_t end = GetU32(area + RANGE_BYTES * k + 4);
             if (begin >= end || end > chunkCount)
             {
                 NS_LOG_LOGIC("bad NACK range [" << begin << "," << end << ")");

@@ -92,6 +92,23 @@ class IslandSyncHeader : public Header
     void Serialize(Buffer::Iterator start) const override;
     uint32_t Deserialize(Buffer::Iterator start) override;
 
+    /**
+     * @brief Deserialize from contiguous bytes (e.g. from Packet::CopyData), with every check
+     * of Deserialize().
+     * @param data the bytes, starting with the header
+     * @param available how many bytes data holds
+     * @return the header's size, or 0 for a truncated or corrupt header (this header is then
+     *         unchanged)
+     */
+    uint32_t DeserializeFrom(const uint8_t* data, uint32_t available);
+
+    /**
+     * @param fixed the first FIXED_SIZE bytes of a serialized header
+     * @return the serialized size its type and area count announce (nothing is validated: a
+     *         hint for how many bytes to hand to DeserializeFrom)
+     */
+    static uint32_t PeekSerializedSize(const uint8_t* fixed);
+
     /** @param type the message type */
     void SetType(Type type);
     /** @return the message type */

@@ -20,6 +20,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <bitset>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -56,6 +57,41 @@ uint64_t
 Bit(uint32_t island)
 {
     return uint64_t{1} << island;
+}
+
+/**
+ * @param held the chunks held
+ * @param first the first chunk of the stream
+ * @param end one past its last chunk
+ * @param maxRanges the largest number of intervals to return (the first ones)
+ * @return the chunks of [first, end) that are not held, as intervals in increasing order
+ */
+std::vector<ChunkRangeSet::Range>
+GetMissingIn(const ChunkRangeSet& held, uint32_t first, uint32_t end, uint32_t maxRanges)
+{
+    std::vector<ChunkRangeSet::Range> missing;
+    uint32_t next = first;
+    for (const auto& range : held.GetRanges())
+    {
+        if (missing.size() >= maxRanges)
+        {
+            return missing;
+        }
+        if (range.second <= next || range.first >= end)
+        {
+            continue;
+        }
+        if (range.first > next)
+        {
+            missing.emplace_back(next, range.first);
+        }
+        next = std::max(next, range.second);
+    }
+    if (next < end && missing.size() < maxRanges)
+    {
+        missing.emplace_back(next, end);
+    }
+    return missing;
 }
 
 } // namespace
@@ -129,7 +165,9 @@ TrainingIslandApplication::GetTypeId()
             .AddAttribute("Mode",
                           "How a clique exchanges its models (MODEL.md capability modes): "
                           "unicast, multicast (needs SetMulticastGroups), aggregation (needs "
-                          "in-line FPGAs) or both; ring and tree are analytic only and rejected.",
+                          "in-line FPGAs), both, or ring (the unicast ring all-reduce baseline: "
+                          "reduce-scatter and all-gather around LinkLoadModel's ring order); "
+                          "tree is analytic only and rejected.",
                           EnumValue(static_cast<int>(CapabilityMode::UNICAST)),
                           MakeEnumAccessor(&TrainingIslandApplication::SetModeValue,
                                            &TrainingIslandApplication::GetModeValue),
@@ -176,11 +214,20 @@ TrainingIslandApplication::GetTypeId()
                           MakeTimeAccessor(&TrainingIslandApplication::m_aggregationTimeout),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("MaxRepairAttempts",
-                          "NACKs or probes of one stream without progress before the "
-                          "island gives up (it stops; see the Failed trace).",
+                          "NACKs, probes or READY requests to one member without progress before "
+                          "the island stops waiting: a member that never answered is excluded "
+                          "from the round (MemberExcluded trace), a stream that stalled halfway "
+                          "makes the island abandon the round (RoundAbandoned trace).",
                           UintegerValue(50),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_maxRepairAttempts),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("CrashRound",
+                          "The island crashes at the start of this round: it takes no part in "
+                          "it or any later round (it still serves repairs of earlier rounds); "
+                          "the default never crashes.",
+                          UintegerValue(NEVER),
+                          MakeUintegerAccessor(&TrainingIslandApplication::m_crashRound),
+                          MakeUintegerChecker<uint32_t>())
             .AddTraceSource(
                 "RoundStarted",
                 "A round started (local compute begins).",
@@ -205,11 +252,22 @@ TrainingIslandApplication::GetTypeId()
                 "A chunk arrived.",
                 MakeTraceSourceAccessor(&TrainingIslandApplication::m_chunkReceivedTrace),
                 "ns3::TrainingIslandApplication::ChunkReceivedCallback")
-            .AddTraceSource("Failed",
-                            "The island gave up: a stream made no progress after "
-                            "MaxRepairAttempts NACKs or probes; the application stops.",
-                            MakeTraceSourceAccessor(&TrainingIslandApplication::m_failedTrace),
-                            "ns3::TrainingIslandApplication::FailedCallback")
+            .AddTraceSource(
+                "RoundAbandoned",
+                "The island could not complete a round (a stream stalled halfway after "
+                "MaxRepairAttempts NACKs); it keeps its parameters and starts the next round.",
+                MakeTraceSourceAccessor(&TrainingIslandApplication::m_roundAbandonedTrace),
+                "ns3::TrainingIslandApplication::RoundAbandonedCallback")
+            .AddTraceSource(
+                "MemberExcluded",
+                "A member of the island's clique was excluded from a round (it did not answer, "
+                "or another member excluded it); the average is over the others.",
+                MakeTraceSourceAccessor(&TrainingIslandApplication::m_memberExcludedTrace),
+                "ns3::TrainingIslandApplication::MemberExcludedCallback")
+            .AddTraceSource("Crashed",
+                            "The island crashed at the start of a round (CrashRound).",
+                            MakeTraceSourceAccessor(&TrainingIslandApplication::m_crashedTrace),
+                            "ns3::TrainingIslandApplication::CrashedCallback")
             .AddTraceSource("RepairRequested",
                             "A NACK asked a contributor to resend chunks.",
                             MakeTraceSourceAccessor(&TrainingIslandApplication::m_repairTrace),
@@ -232,18 +290,23 @@ TrainingIslandApplication::TrainingIslandApplication()
       m_cliqueBarrier(true),
       m_maxRepairAttempts(50),
       m_aggregationTimeout(MilliSeconds(500)),
+      m_crashRound(NEVER),
       m_island(0),
       m_multicastTtl(0),
       m_round(0),
       m_exchanging(false),
       m_stepsDone(0),
-      m_readyAttempts(0),
+      m_running(false),
+      m_crashed(false),
+      m_lastContributors(0),
       m_chunksSent(0),
       m_chunksResent(0),
       m_nacksSent(0),
       m_duplicateChunks(0),
       m_aggregatesIn(0),
-      m_rejectedPackets(0)
+      m_rejectedPackets(0),
+      m_abandoned(0),
+      m_exclusions(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -438,6 +501,151 @@ TrainingIslandApplication::IsAggregated() const
     return m_mode == CapabilityMode::AGGREGATION || m_mode == CapabilityMode::BOTH;
 }
 
+bool
+TrainingIslandApplication::IsRing() const
+{
+    return m_mode == CapabilityMode::RING;
+}
+
+uint32_t
+TrainingIslandApplication::GetRingSteps(const Plan& plan) const
+{
+    return 2 * (static_cast<uint32_t>(plan.ring.size()) - 1);
+}
+
+uint32_t
+TrainingIslandApplication::GetRingSegment(const Plan& plan, uint32_t position, uint32_t step) const
+{
+    const uint32_t k = plan.ring.size();
+    if (step + 1 < k)
+    {
+        // Reduce-scatter step s: segment t - s.
+        return (position + k - step) % k;
+    }
+    // All-gather step s: segment t + 1 - s.
+    return (position + 1 + k - (step - (k - 1))) % k;
+}
+
+uint64_t
+TrainingIslandApplication::GetRingContributors(const Plan& plan,
+                                               uint32_t position,
+                                               uint32_t step) const
+{
+    const uint32_t k = plan.ring.size();
+    const uint32_t count = step + 1 < k ? step + 1 : k;
+    uint64_t bitmap = 0;
+    for (uint32_t i = 0; i < count; ++i)
+    {
+        bitmap |= Bit(plan.ring[(position + k - i) % k]);
+    }
+    return bitmap;
+}
+
+uint32_t
+TrainingIslandApplication::FindRingStep(const Plan& plan,
+                                        uint32_t position,
+                                        uint64_t contributors,
+                                        uint32_t chunk) const
+{
+    const uint32_t k = plan.ring.size();
+    if (chunk >= plan.chunkCount || position >= k)
+    {
+        return NO_RING_STEP;
+    }
+    const uint32_t segment = GetSegmentOfChunk(plan, chunk);
+    const uint32_t count = std::bitset<64>(contributors).count();
+    uint32_t step = NO_RING_STEP;
+    if (count == k)
+    {
+        // All-gather: the segment tells the step.
+        uint32_t s = (position + 1 + k - segment) % k;
+        if (s + 2 > k)
+        {
+            return NO_RING_STEP;
+        }
+        step = k - 1 + s;
+    }
+    else if (count >= 1 && count < k)
+    {
+        // Reduce-scatter: the number of contributors tells the step.
+        step = count - 1;
+    }
+    else
+    {
+        return NO_RING_STEP;
+    }
+    if (GetRingSegment(plan, position, step) != segment ||
+        GetRingContributors(plan, position, step) != contributors)
+    {
+        return NO_RING_STEP;
+    }
+    return step;
+}
+
+uint32_t
+TrainingIslandApplication::GetSegmentOfChunk(const Plan& plan, uint32_t chunk) const
+{
+    auto it = std::upper_bound(plan.segmentFirst.begin(), plan.segmentFirst.end(), chunk);
+    return static_cast<uint32_t>(std::distance(plan.segmentFirst.begin(), it)) - 1;
+}
+
+std::vector<float>
+TrainingIslandApplication::GetRingValues(const Plan& plan,
+                                         const TxState& tx,
+                                         uint32_t step,
+                                         uint32_t offset,
+                                         uint32_t count) const
+{
+    const uint32_t k = plan.ring.size();
+    const RingValues& received = *tx.ringValues;
+    std::vector<float> values(count);
+    for (uint32_t v = 0; v < count; ++v)
+    {
+        const uint32_t i = offset + v;
+        if (step == 0)
+        {
+            values[v] = tx.values[i];
+        }
+        else if (step < k)
+        {
+            // The predecessor's partial sum plus our own values, added in float32 (at step
+            // k-1, the full sum of our segment).
+            values[v] = static_cast<float>(received.partial[i] + tx.values[i]);
+        }
+        else
+        {
+            values[v] = received.reduced[i];
+        }
+    }
+    return values;
+}
+
+uint32_t
+TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
+{
+    if (!IsRing() || m_plans.empty() || header.GetRound() >= m_rounds ||
+        (header.GetType() != IslandSyncHeader::DATA &&
+         header.GetType() != IslandSyncHeader::AGGREGATE))
+    {
+        return NO_RING_STEP;
+    }
+    const Plan& plan = GetPlan(header.GetRound());
+    if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
+        header.GetChunkCount() != plan.chunkCount)
+    {
+        return NO_RING_STEP;
+    }
+    auto it = std::find(plan.ring.begin(), plan.ring.end(), header.GetSender());
+    if (it == plan.ring.end())
+    {
+        return NO_RING_STEP;
+    }
+    return FindRingStep(plan,
+                        static_cast<uint32_t>(std::distance(plan.ring.begin(), it)),
+                        header.GetContributors(),
+                        header.GetChunkIndex());
+}
+
 uint64_t
 TrainingIslandApplication::GetRejectedPackets() const
 {
@@ -462,10 +670,11 @@ TrainingIslandApplication::BuildPlans()
     NS_ABORT_MSG_IF(!m_topology || !m_schedule,
                     "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
     const std::string& id = m_topology->GetCity(m_island).id;
-    NS_ABORT_MSG_IF(m_mode == CapabilityMode::RING || m_mode == CapabilityMode::TREE,
+    NS_ABORT_MSG_IF(m_mode == CapabilityMode::TREE,
                     "TrainingIslandApplication ("
-                        << id << "): mode '" << CapabilityModeToString(m_mode)
-                        << "' is not simulated (simulated: unicast, multicast, aggregation, both)");
+                        << id << "): mode 'tree' is analytic only (MODEL.md's upper bound needs "
+                        << "a summing FPGA in every router) and is not simulated (simulated: "
+                        << "unicast, multicast, aggregation, both, ring)");
     NS_ABORT_MSG_IF(IsMulticast() && m_groups.size() != m_schedule->GetNRounds(),
                     "TrainingIslandApplication ("
                         << id << "): mode '" << CapabilityModeToString(m_mode)
@@ -512,10 +721,31 @@ TrainingIslandApplication::BuildPlans()
                                 << fit << " bytes that fit the path MTU " << pathMtu
                                 << " of the clique of schedule round " << sr);
             plan.chunkBytes = m_chunkBytesAttr > 0 ? m_chunkBytesAttr : fit;
+            const uint32_t k = plan.members.size();
+            if (IsRing() && m_chunkBytesAttr == 0 &&
+                (m_modelBytes + plan.chunkBytes - 1) / plan.chunkBytes < k)
+            {
+                // Every member's segment needs at least one chunk: smaller chunks.
+                plan.chunkBytes =
+                    static_cast<uint32_t>(m_modelBytes / k / IslandSyncHeader::VALUE_BYTES *
+                                          IslandSyncHeader::VALUE_BYTES);
+                NS_ABORT_MSG_IF(
+                    plan.chunkBytes == 0,
+                    "TrainingIslandApplication ("
+                        << id << "): ModelBytes " << m_modelBytes
+                        << " is too small for the ring of " << k << " members of schedule round "
+                        << sr << " (each member's segment needs a chunk of at least 4 bytes)");
+            }
             uint64_t count = (m_modelBytes + plan.chunkBytes - 1) / plan.chunkBytes;
             NS_ABORT_MSG_IF(count > std::numeric_limits<uint32_t>::max(),
                             "TrainingIslandApplication (" << id << "): ModelBytes " << m_modelBytes
                                                           << " needs more than 2^32 chunks");
+            NS_ABORT_MSG_IF(IsRing() && count < k,
+                            "TrainingIslandApplication ("
+                                << id << "): ChunkBytes " << plan.chunkBytes << " cuts ModelBytes "
+                                << m_modelBytes << " into " << count << " chunks, fewer than the "
+                                << k << " members of the ring of schedule round " << sr
+                                << " (each member's segment needs a chunk): lower ChunkBytes");
             plan.chunkCount = static_cast<uint32_t>(count);
 
             // Bottleneck shares of the round's loads (MODEL.md's counts for this mode).
@@ -561,9 +791,13 @@ TrainingIslandApplication::BuildPlans()
                     common = std::min(common, treeRate(a));
                 }
             }
+            if (IsRing())
+            {
+                SetRingPlan(plan, loads, loadModel);
+            }
             for (uint32_t other : plan.members)
             {
-                if (other == m_island)
+                if (other == m_island || IsRing())
                 {
                     continue;
                 }
@@ -597,16 +831,139 @@ TrainingIslandApplication::BuildPlans()
                 plan.groupRateBps = plan.sendRateBps.begin()->second;
             }
         }
+        plan.wireClique = static_cast<uint16_t>(plan.clique);
         m_plans.push_back(std::move(plan));
     }
+}
+
+void
+TrainingIslandApplication::SetRingPlan(Plan& plan,
+                                       const std::vector<double>& loads,
+                                       const LinkLoadModel& loadModel) const
+{
+    const uint32_t k = plan.members.size();
+    plan.ring = loadModel.GetRingOrder(plan.members);
+    plan.ringPosition = static_cast<uint32_t>(
+        std::distance(plan.ring.begin(), std::find(plan.ring.begin(), plan.ring.end(), m_island)));
+    plan.successor = plan.ring[(plan.ringPosition + 1) % k];
+    plan.predecessor = plan.ring[(plan.ringPosition + k - 1) % k];
+    plan.segmentFirst.clear();
+    for (uint32_t j = 0; j <= k; ++j)
+    {
+        plan.segmentFirst.push_back(static_cast<uint32_t>(uint64_t{j} * plan.chunkCount / k));
+    }
+    // The bottleneck share of the round's loads along a route.
+    auto unicastRate = [&](uint32_t src, uint32_t dst) {
+        double best = std::numeric_limits<double>::infinity();
+        for (uint32_t d : m_topology->GetRoute(src, dst).links)
+        {
+            NS_ABORT_MSG_IF(loads[d] <= 0,
+                            "TrainingIslandApplication: no load counted on "
+                                << m_topology->GetDirectedLinkName(d)
+                                << " for a stream that crosses it");
+            best = std::min(best, m_topology->GetDirectedLinkCapacityGbps(d) * 1e9 / loads[d]);
+        }
+        return best;
+    };
+    // A hop carries w = 2(k-1)/k streams, one step after the other: at w times the bottleneck
+    // share, every hop crossing a link ends after 8 S n_l / capacity.
+    const double w = 2.0 * (k - 1) / k;
+    const double fixed = static_cast<double>(m_streamRate.GetBitRate());
+    plan.sendRateBps.clear();
+    plan.recvRateBps.clear();
+    plan.sendRateBps[plan.successor] =
+        fixed > 0 ? fixed : w * unicastRate(m_island, plan.successor);
+    plan.recvRateBps[plan.predecessor] =
+        fixed > 0 ? fixed : w * unicastRate(plan.predecessor, m_island);
 }
 
 const TrainingIslandApplication::Plan&
 TrainingIslandApplication::GetPlan(uint32_t round) const
 {
+    if (!m_viewPlans.empty())
+    {
+        auto it = m_viewPlans.find(round);
+        if (it != m_viewPlans.end())
+        {
+            return it->second;
+        }
+    }
+    return GetBasePlan(round);
+}
+
+const TrainingIslandApplication::Plan&
+TrainingIslandApplication::GetBasePlan(uint32_t round) const
+{
     NS_ABORT_MSG_IF(m_plans.empty(),
                     "TrainingIslandApplication: the plans are built when the application starts");
     return m_plans[round % m_plans.size()];
+}
+
+uint64_t
+TrainingIslandApplication::GetMemberBits(const Plan& plan)
+{
+    uint64_t bits = 0;
+    for (uint32_t member : plan.members)
+    {
+        bits |= Bit(member);
+    }
+    return bits;
+}
+
+TrainingIslandApplication::Plan
+TrainingIslandApplication::MakeViewPlan(uint32_t round, uint64_t excluded) const
+{
+    const Plan& base = GetBasePlan(round);
+    Plan plan = base;
+    plan.excluded = excluded & GetMemberBits(base) & ~Bit(m_island);
+    plan.members.clear();
+    for (uint32_t member : base.members)
+    {
+        if (!(plan.excluded & Bit(member)))
+        {
+            plan.members.push_back(member);
+        }
+        else
+        {
+            plan.sendRateBps.erase(member);
+            plan.recvRateBps.erase(member);
+        }
+    }
+    if (IsRing())
+    {
+        // A new ring over the remaining members, with a clique id of its own on the wire.
+        const uint32_t excludedCount = std::bitset<64>(plan.excluded).count();
+        plan.wireClique =
+            static_cast<uint16_t>(base.clique + IslandSyncHeader::MAX_ISLANDS * excludedCount);
+        plan.ring.clear();
+        plan.segmentFirst.clear();
+        plan.sendRateBps.clear();
+        plan.recvRateBps.clear();
+        if (plan.members.size() >= 2)
+        {
+            LinkLoadModel loadModel(*m_topology);
+            CliqueSchedule::Round cliques = m_schedule->GetRound(round % m_plans.size());
+            cliques[base.clique] = plan.members;
+            SetRingPlan(plan, loadModel.GetRoundLoads(cliques, m_mode), loadModel);
+        }
+    }
+    return plan;
+}
+
+void
+TrainingIslandApplication::PruneViewPlans()
+{
+    for (auto it = m_viewPlans.begin(); it != m_viewPlans.end();)
+    {
+        if (it->first < m_round && m_tx.find(it->first) == m_tx.end())
+        {
+            it = m_viewPlans.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
 }
 
 uint32_t
@@ -699,25 +1056,40 @@ TrainingIslandApplication::StartApplication()
     }
     m_round = 0;
     m_exchanging = false;
+    m_running = true;
     // Every island starts round 0 at once: round 0 needs no announcement.
     m_peerRound.assign(m_addresses.size(), 0);
-    m_readyAttempts = 0;
     StartRound();
-}
-
-void
-TrainingIslandApplication::Fail(const std::string& reason)
-{
-    NS_LOG_ERROR("TrainingIslandApplication gives up: " << reason);
-    m_failure = reason;
-    m_failedTrace(m_island, reason);
-    StopApplication();
 }
 
 const std::string&
 TrainingIslandApplication::GetFailure() const
 {
     return m_failure;
+}
+
+uint32_t
+TrainingIslandApplication::GetAbandonedRounds() const
+{
+    return m_abandoned;
+}
+
+uint32_t
+TrainingIslandApplication::GetExclusions() const
+{
+    return m_exclusions;
+}
+
+bool
+TrainingIslandApplication::HasCrashed() const
+{
+    return m_crashed;
+}
+
+uint64_t
+TrainingIslandApplication::GetRoundContributors() const
+{
+    return m_lastContributors;
 }
 
 void
@@ -745,11 +1117,46 @@ TrainingIslandApplication::StopApplication()
     }
     m_rx.clear();
     m_tx.clear();
+    m_running = false;
     if (m_socket)
     {
         m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         m_socket->Close();
         m_socket = nullptr;
+    }
+}
+
+void
+TrainingIslandApplication::Crash()
+{
+    NS_LOG_FUNCTION(this << m_round);
+    NS_LOG_INFO("island " << m_topology->GetCity(m_island).id << " crashes at round " << m_round);
+    m_crashed = true;
+    m_exchanging = false;
+    m_stepEvent.Cancel();
+    m_readyEvent.Cancel();
+    // Nothing of this round or a later one: drop what arrived early.
+    for (auto& [round, rx] : m_rx)
+    {
+        for (auto& [key, stream] : rx.streams)
+        {
+            stream.timer.Cancel();
+            stream.gapEvent.Cancel();
+        }
+    }
+    m_rx.clear();
+    m_crashedTrace(m_island, m_round);
+    CloseIfIdle();
+}
+
+void
+TrainingIslandApplication::CloseIfIdle()
+{
+    if (m_crashed && m_running && m_tx.empty())
+    {
+        NS_LOG_INFO("island " << m_topology->GetCity(m_island).id
+                              << " owes nothing any more and closes");
+        StopApplication();
     }
 }
 
@@ -762,12 +1169,59 @@ TrainingIslandApplication::StartRound()
         NS_LOG_INFO("island " << m_island << " ran all " << m_rounds << " rounds");
         return;
     }
-    m_roundStartedTrace(m_island, m_round);
-    if (m_round > 0 && m_cliqueBarrier)
+    if (m_round == m_crashRound)
     {
-        for (uint32_t other : GetPlan(m_round).members)
+        Crash();
+        return;
+    }
+    PruneViewPlans();
+    // Members believed gone (or excluded by others ahead of this round) are left out at once.
+    const Plan& base = GetBasePlan(m_round);
+    uint64_t excluded = 0;
+    auto pending = m_pendingExclusions.find(m_round);
+    if (pending != m_pendingExclusions.end())
+    {
+        excluded = pending->second;
+        m_pendingExclusions.erase(pending);
+    }
+    for (uint32_t member : base.members)
+    {
+        auto gone = m_departed.find(member);
+        if (member != m_island && gone != m_departed.end() && gone->second < m_round &&
+            !(excluded & Bit(member)))
         {
-            if (other != m_island)
+            excluded |= Bit(member);
+            ++m_exclusions;
+            m_memberExcludedTrace(m_island,
+                                  m_round,
+                                  member,
+                                  "believed gone since round " + std::to_string(gone->second));
+        }
+    }
+    m_roundStartedTrace(m_island, m_round);
+    if (excluded != 0)
+    {
+        ApplyView(m_round, excluded);
+    }
+    const Plan& plan = GetPlan(m_round);
+    if (plan.excluded != 0)
+    {
+        // The view tells the members the round has started, and the excluded ones (in case
+        // they are back) whom this island averages over.
+        for (uint32_t member : base.members)
+        {
+            if (member != m_island)
+            {
+                SendView(m_round, member);
+            }
+        }
+    }
+    else if (m_round > 0 && m_cliqueBarrier)
+    {
+        for (uint32_t other : plan.members)
+        {
+            // Ring: only the predecessor sends to this island.
+            if (other != m_island && (!IsRing() || other == plan.predecessor))
             {
                 SendReady(m_round, other, false);
             }
@@ -803,8 +1257,15 @@ void
 TrainingIslandApplication::StartExchange()
 {
     NS_LOG_FUNCTION(this << m_round);
+    m_exchangeStartedTrace(m_island, m_round, GetPlan(m_round).clique, m_parameters);
+    BeginExchange();
+}
+
+void
+TrainingIslandApplication::BeginExchange()
+{
+    NS_LOG_FUNCTION(this << m_round);
     const Plan& plan = GetPlan(m_round);
-    m_exchangeStartedTrace(m_island, m_round, plan.clique, m_parameters);
     if (plan.members.size() < 2)
     {
         FinishRound();
@@ -813,18 +1274,41 @@ TrainingIslandApplication::StartExchange()
     TxState& tx = m_tx[m_round];
     tx.values = m_parameters;
     tx.multicast = IsMulticast();
+    RxState& rx = GetRxState(m_round);
     double now = Simulator::Now().GetSeconds();
-    for (uint32_t other : plan.members)
+    if (IsRing())
     {
-        if (other != m_island)
+        // One stream per step toward the successor, all sent by the ring's pacer.
+        tx.ringValues = rx.ringValues;
+        tx.group.destination = plan.successor;
+        tx.group.nextSendS = now;
+        for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
         {
-            TxStream& stream = tx.streams[other];
-            stream.destination = other;
-            if (!tx.multicast)
-            {
-                stream.pending.Insert(0, plan.chunkCount);
-            }
+            TxStream& stream = tx.streams[step];
+            stream.destination = plan.successor;
+            stream.step = step;
+            uint32_t segment = GetRingSegment(plan, plan.ringPosition, step);
+            stream.pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
+            stream.sentFirst = plan.segmentFirst[segment];
             stream.nextSendS = now;
+            // A step's values are held once the predecessor's previous step is.
+            stream.waitingStep = step > 0 && !rx.streams.at(step - 1).complete;
+        }
+    }
+    else
+    {
+        for (uint32_t other : plan.members)
+        {
+            if (other != m_island)
+            {
+                TxStream& stream = tx.streams[other];
+                stream.destination = other;
+                if (!tx.multicast)
+                {
+                    stream.pending.Insert(0, plan.chunkCount);
+                }
+                stream.nextSendS = now;
+            }
         }
     }
     if (tx.multicast)
@@ -836,19 +1320,29 @@ TrainingIslandApplication::StartExchange()
     }
     // Multicast reaches every member at once, and an FPGA sums a chunk only when the
     // contributions of all members arrive together: in those modes the streams wait for every
-    // member, in unicast mode each stream for its own receiver.
+    // member, in unicast mode each stream for its own receiver, in ring mode the ring's pacer
+    // for the successor.
     tx.cliqueWide = IsMulticast() || IsAggregated();
-    Time wait(0);
-    for (auto& [destination, stream] : tx.streams)
+    if (IsRing())
     {
-        if (m_cliqueBarrier && m_peerRound[destination] < m_round)
+        if (m_cliqueBarrier && m_peerRound[plan.successor] < m_round)
         {
-            stream.waitingReady = true;
+            tx.group.waitingReady = true;
             ++tx.awaited;
-            wait = std::max(wait, GetRtt(destination) + m_nackTimeout);
         }
     }
-    if (tx.multicast)
+    else
+    {
+        for (auto& [destination, stream] : tx.streams)
+        {
+            if (m_cliqueBarrier && m_peerRound[destination] < m_round)
+            {
+                stream.waitingReady = true;
+                ++tx.awaited;
+            }
+        }
+    }
+    if (tx.multicast || IsRing())
     {
         ResumeStream(m_round, tx, tx.group);
     }
@@ -856,17 +1350,21 @@ TrainingIslandApplication::StartExchange()
     {
         ResumeStream(m_round, tx, stream);
     }
-    if (wait > Time(0))
-    {
-        m_readyAttempts = 0;
-        m_readyEvent =
-            Simulator::Schedule(wait, &TrainingIslandApplication::ReadyTimeout, this, m_round);
-    }
+    // Every member the exchange waits for is asked, and excluded when it never answers.
+    m_silence.clear();
+    m_readyEvent.Cancel();
+    m_readyEvent = Simulator::Schedule(GetReadyPeriod(m_round),
+                                       &TrainingIslandApplication::ReadyTimeout,
+                                       this,
+                                       m_round);
 
-    RxState& rx = GetRxState(m_round);
-    for (uint32_t v = 0; v < m_parameterCount; ++v)
+    if (!IsRing())
     {
-        rx.sum[v] += m_parameters[v];
+        // Ring mode: our values enter the sums as the steps are sent (GetRingValues).
+        for (uint32_t v = 0; v < m_parameterCount; ++v)
+        {
+            rx.sum[v] += m_parameters[v];
+        }
     }
     rx.ownAdded = true;
     m_exchanging = true;
@@ -878,14 +1376,51 @@ TrainingIslandApplication::FinishRound()
 {
     NS_LOG_FUNCTION(this << m_round);
     const Plan& plan = GetPlan(m_round);
-    if (plan.members.size() >= 2)
+    m_readyEvent.Cancel();
+    if (plan.members.size() < 2)
     {
+        // Idle, alone, or every other member excluded: the parameters stay; drop what may have
+        // arrived for a larger view.
+        auto it = m_rx.find(m_round);
+        if (it != m_rx.end())
+        {
+            for (auto& [key, stream] : it->second.streams)
+            {
+                stream.timer.Cancel();
+                stream.gapEvent.Cancel();
+            }
+            m_rx.erase(it);
+        }
+        m_lastContributors = Bit(m_island);
+    }
+    else
+    {
+        m_lastContributors = GetMemberBits(plan);
         auto it = m_rx.find(m_round);
         NS_ASSERT(it != m_rx.end());
         double k = static_cast<double>(plan.members.size());
-        for (uint32_t v = 0; v < m_parameterCount; ++v)
+        if (IsRing())
         {
-            m_parameters[v] = static_cast<float>(it->second.sum[v] / k);
+            // The full sum of every segment: ours is the predecessor's last reduce-scatter
+            // partial plus our values (as sent in step k-1), the others arrived in the
+            // all-gather. m_parameters still holds the snapshot.
+            const RingValues& received = *it->second.ringValues;
+            const uint32_t own = (plan.ringPosition + 1) % plan.ring.size();
+            const uint32_t valuesPerChunk = plan.chunkBytes / IslandSyncHeader::VALUE_BYTES;
+            for (uint32_t v = 0; v < m_parameterCount; ++v)
+            {
+                float sum = GetSegmentOfChunk(plan, v / valuesPerChunk) == own
+                                ? static_cast<float>(received.partial[v] + m_parameters[v])
+                                : received.reduced[v];
+                m_parameters[v] = static_cast<float>(sum / k);
+            }
+        }
+        else
+        {
+            for (uint32_t v = 0; v < m_parameterCount; ++v)
+            {
+                m_parameters[v] = static_cast<float>(it->second.sum[v] / k);
+            }
         }
         m_rx.erase(it);
     }
@@ -905,12 +1440,29 @@ TrainingIslandApplication::GetRxState(uint32_t round)
     }
     const Plan& plan = GetPlan(round);
     RxState& rx = m_rx[round];
+    if (IsRing())
+    {
+        rx.ringValues = std::make_shared<RingValues>();
+        rx.ringValues->partial.assign(m_parameterCount, 0.0F);
+        rx.ringValues->reduced.assign(m_parameterCount, 0.0F);
+        const uint32_t k = plan.ring.size();
+        const uint32_t predecessorPosition = (plan.ringPosition + k - 1) % k;
+        for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
+        {
+            RxStream& stream = rx.streams[step];
+            stream.source = plan.predecessor;
+            stream.step = step;
+            uint32_t segment = GetRingSegment(plan, predecessorPosition, step);
+            stream.nextFirst = plan.segmentFirst[segment];
+        }
+        return rx;
+    }
     rx.sum.assign(m_parameterCount, 0.0);
     for (uint32_t other : plan.members)
     {
         if (other != m_island)
         {
-            rx.streams[other];
+            rx.streams[other].source = other;
         }
     }
     return rx;
@@ -938,7 +1490,18 @@ TrainingIslandApplication::HasWork(const TxState& tx, const TxStream& stream) co
     {
         return true;
     }
-    if (&stream != &tx.group || !tx.multicast)
+    if (&stream != &tx.group)
+    {
+        return false;
+    }
+    if (IsRing())
+    {
+        return std::any_of(tx.streams.begin(), tx.streams.end(), [](const auto& entry) {
+            return !entry.second.done && !entry.second.waitingStep &&
+                   !entry.second.pending.IsEmpty();
+        });
+    }
+    if (!tx.multicast)
     {
         return false;
     }
@@ -947,11 +1510,37 @@ TrainingIslandApplication::HasWork(const TxState& tx, const TxStream& stream) co
     });
 }
 
+TrainingIslandApplication::TxStream&
+TrainingIslandApplication::GetPacer(TxState& tx, TxStream& stream)
+{
+    return tx.multicast || IsRing() ? tx.group : stream;
+}
+
+void
+TrainingIslandApplication::ReleaseRingStep(uint32_t round, uint32_t step)
+{
+    auto txIt = m_tx.find(round);
+    if (txIt == m_tx.end())
+    {
+        // Not exchanging yet: StartExchange finds the previous step held.
+        return;
+    }
+    TxState& tx = txIt->second;
+    auto it = tx.streams.find(step);
+    if (it == tx.streams.end() || !it->second.waitingStep)
+    {
+        return;
+    }
+    it->second.waitingStep = false;
+    ResumeStream(round, tx, tx.group);
+}
+
 void
 TrainingIslandApplication::ResumeStream(uint32_t round, TxState& tx, TxStream& stream)
 {
-    // A member's stream of a multicast round has no pacer: the group stream sends its repairs.
-    bool paced = !tx.multicast || &stream == &tx.group;
+    // A member's stream of a multicast round and a ring step have no pacer of their own: the
+    // group stream (the ring's pacer) sends their chunks.
+    bool paced = &GetPacer(tx, stream) == &stream;
     bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.waitingReady;
     if (!paced || blocked || stream.sending || stream.done || !HasWork(tx, stream))
     {
@@ -976,7 +1565,7 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     }
     TxState& tx = txIt->second;
     const bool group = destination == ALL_MEMBERS;
-    TxStream& pacer = group ? tx.group : tx.streams.at(destination);
+    TxStream& pacer = group || IsRing() ? tx.group : tx.streams.at(destination);
     pacer.sending = false;
     if (pacer.done || !HasWork(tx, pacer))
     {
@@ -984,7 +1573,19 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     }
     const Plan& plan = GetPlan(round);
     TxStream* target = &pacer;
-    if (group)
+    if (IsRing())
+    {
+        // The lowest step with chunks to send: repairs of earlier steps go first.
+        for (auto& [step, stream] : tx.streams)
+        {
+            if (!stream.done && !stream.waitingStep && !stream.pending.IsEmpty())
+            {
+                target = &stream;
+                break;
+            }
+        }
+    }
+    else if (group)
     {
         // Repairs first, one member after the other; then the next chunk for the group.
         auto it = tx.streams.lower_bound(tx.nextRepair);
@@ -1004,20 +1605,36 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     }
     uint32_t chunk = target->pending.PopFront();
     bool resent = group ? target != &tx.group : chunk < target->sentFirst;
-    if (target == &pacer)
+    if (target == &pacer || IsRing())
     {
-        pacer.sentFirst = std::max(pacer.sentFirst, chunk + 1);
+        target->sentFirst = std::max(target->sentFirst, chunk + 1);
     }
     SendChunk(round, tx, *target, chunk, resent);
 
     double now = Simulator::Now().GetSeconds();
-    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(destination);
+    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(pacer.destination);
     // Exact send times (no drift from nanosecond rounding); an idle stream restarts now.
     double start = std::max(pacer.nextSendS, now - 1e-9);
     pacer.nextSendS = start + 8.0 * GetWireBytes(plan, chunk) / rate;
+    if (IsRing() && target->pending.IsEmpty())
+    {
+        // The step's last chunk has left: wait for its DONE.
+        ScheduleProbe(round, *target, pacer.nextSendS);
+    }
     if (HasWork(tx, pacer))
     {
         ResumeStream(round, tx, pacer);
+    }
+    else if (IsRing())
+    {
+        // Probes wait while the pacer is busy: restart those of every step sent out.
+        for (auto& [step, stream] : tx.streams)
+        {
+            if (!stream.done && !stream.waitingStep && stream.pending.IsEmpty())
+            {
+                ScheduleProbe(round, stream, pacer.nextSendS);
+            }
+        }
     }
     else if (group)
     {
@@ -1045,11 +1662,11 @@ TrainingIslandApplication::ScheduleProbe(uint32_t round, TxStream& stream, doubl
                             &TrainingIslandApplication::Probe,
                             this,
                             round,
-                            stream.destination);
+                            IsRing() ? stream.step : stream.destination);
 }
 
 void
-TrainingIslandApplication::Probe(uint32_t round, uint32_t destination)
+TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
 {
     auto txIt = m_tx.find(round);
     if (txIt == m_tx.end())
@@ -1057,8 +1674,9 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t destination)
         return;
     }
     TxState& tx = txIt->second;
-    TxStream& stream = tx.streams.at(destination);
-    TxStream& pacer = tx.multicast ? tx.group : stream;
+    TxStream& stream = tx.streams.at(key);
+    TxStream& pacer = GetPacer(tx, stream);
+    const uint32_t destination = stream.destination;
     if (stream.done || pacer.sending)
     {
         // Busy: the probe is rescheduled when the pacer runs dry.
@@ -1066,15 +1684,16 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t destination)
     }
     if (++stream.attempts > m_maxRepairAttempts)
     {
-        std::ostringstream reason;
-        reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
-               << ": no acknowledgement from " << m_topology->GetCity(destination).id << " after "
-               << m_maxRepairAttempts << " probes";
-        Fail(reason.str());
+        GiveUpStream(round, key);
         return;
     }
     const Plan& plan = GetPlan(round);
     uint32_t chunk = plan.chunkCount - 1;
+    if (IsRing())
+    {
+        // The last chunk of the step's segment.
+        chunk = plan.segmentFirst[GetRingSegment(plan, plan.ringPosition, stream.step) + 1] - 1;
+    }
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
     double now = Simulator::Now().GetSeconds();
@@ -1084,7 +1703,7 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t destination)
                                             &TrainingIslandApplication::Probe,
                                             this,
                                             round,
-                                            destination);
+                                            key);
 }
 
 void
@@ -1100,14 +1719,24 @@ TrainingIslandApplication::SendChunk(uint32_t round,
     header.SetType(IslandSyncHeader::DATA);
     header.SetJobId(m_jobId);
     header.SetRound(round);
-    header.SetCliqueId(static_cast<uint16_t>(plan.clique));
+    header.SetCliqueId(plan.wireClique);
     header.SetSender(static_cast<uint16_t>(m_island));
     header.SetChunkIndex(chunk);
     header.SetChunkCount(plan.chunkCount);
-    header.SetContributors(Bit(m_island));
     header.SetValueOffset(offset);
-    header.SetValues(
-        std::vector<float>(tx.values.begin() + offset, tx.values.begin() + offset + count));
+    if (IsRing())
+    {
+        // Step 0 carries our own values, later steps sums: an AGGREGATE naming its contributors.
+        header.SetType(stream.step == 0 ? IslandSyncHeader::DATA : IslandSyncHeader::AGGREGATE);
+        header.SetContributors(GetRingContributors(plan, plan.ringPosition, stream.step));
+        header.SetValues(GetRingValues(plan, tx, stream.step, offset, count));
+    }
+    else
+    {
+        header.SetContributors(Bit(m_island));
+        header.SetValues(
+            std::vector<float>(tx.values.begin() + offset, tx.values.begin() + offset + count));
+    }
     uint32_t payload = GetPayloadBytes(plan, chunk);
     SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.destination);
     ++m_chunksSent;
@@ -1125,6 +1754,10 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 {
     Ptr<Packet> packet = Create<Packet>(paddingBytes);
     packet->AddHeader(header);
+    if (!m_socket)
+    {
+        return;
+    }
     Ipv4Address to =
         destination == ALL_MEMBERS ? GetPlan(header.GetRound()).group : m_addresses[destination];
     int sent = m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
@@ -1136,14 +1769,15 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 }
 
 void
-TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t source)
+TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t key)
 {
     auto rxIt = m_rx.find(round);
     if (rxIt == m_rx.end())
     {
         return;
     }
-    RxStream& stream = rxIt->second.streams.at(source);
+    RxStream& stream = rxIt->second.streams.at(key);
+    const uint32_t source = stream.source;
     if (stream.complete)
     {
         return;
@@ -1158,36 +1792,56 @@ TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t source)
     Time due = std::max(stream.lastArrival + idle, stream.holdUntil);
     if (now < due)
     {
-        stream.timer = Simulator::Schedule(due - now,
-                                           &TrainingIslandApplication::RxTimeout,
-                                           this,
-                                           round,
-                                           source);
+        stream.timer =
+            Simulator::Schedule(due - now, &TrainingIslandApplication::RxTimeout, this, round, key);
         return;
     }
     if (++stream.attempts > m_maxRepairAttempts)
     {
         std::ostringstream reason;
         reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
-               << ": no progress on the stream from " << m_topology->GetCity(source).id << " after "
-               << m_maxRepairAttempts << " NACKs";
-        Fail(reason.str());
+               << ": no progress on the stream from " << m_topology->GetCity(source).id;
+        if (IsRing())
+        {
+            reason << " (ring step " << stream.step << ")";
+        }
+        reason << " after " << m_maxRepairAttempts << " NACKs";
+        if (IsRing())
+        {
+            // The ring state is rebuilt over the other members: nothing of this one is kept.
+            ExcludeMember(round, source, reason.str());
+        }
+        else if (round == m_round && m_exchanging)
+        {
+            // Part of its contribution is in the sum and the rest cannot be had.
+            AbandonRound(reason.str());
+        }
         return;
     }
+    // The stream's chunks: the whole contribution, or (ring mode) the step's segment.
+    uint32_t first = 0;
+    uint32_t end = plan.chunkCount;
+    if (IsRing())
+    {
+        const uint32_t k = plan.ring.size();
+        uint32_t segment = GetRingSegment(plan, (plan.ringPosition + k - 1) % k, stream.step);
+        first = plan.segmentFirst[segment];
+        end = plan.segmentFirst[segment + 1];
+    }
     std::vector<ChunkRangeSet::Range> missing =
-        stream.held.GetMissing(plan.chunkCount, GetMaxNackRanges(source));
+        GetMissingIn(stream.held, first, end, GetMaxNackRanges(source));
     uint64_t chunks = 0;
     for (const auto& range : missing)
     {
         chunks += range.second - range.first;
     }
-    SendNack(round, source, missing);
+    SendNack(round, key, missing);
     stream.holdUntil = now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval);
     stream.timer = Simulator::Schedule(stream.holdUntil - now,
                                        &TrainingIslandApplication::RxTimeout,
                                        this,
                                        round,
-                                       source);
+                                       key);
 }
 
 void
@@ -1251,7 +1905,7 @@ TrainingIslandApplication::GapCheck(uint32_t round, uint32_t source)
 
 void
 TrainingIslandApplication::SendNack(uint32_t round,
-                                    uint32_t source,
+                                    uint32_t key,
                                     const std::vector<ChunkRangeSet::Range>& ranges)
 {
     const Plan& plan = GetPlan(round);
@@ -1259,10 +1913,23 @@ TrainingIslandApplication::SendNack(uint32_t round,
     header.SetType(IslandSyncHeader::NACK);
     header.SetJobId(m_jobId);
     header.SetRound(round);
-    header.SetCliqueId(static_cast<uint16_t>(plan.clique));
+    header.SetCliqueId(plan.wireClique);
     header.SetSender(static_cast<uint16_t>(m_island));
     header.SetChunkCount(plan.chunkCount);
-    header.SetContributors(Bit(source));
+    uint32_t source = key;
+    if (IsRing())
+    {
+        // The step's contributor set and the first chunk of its segment name the step.
+        const uint32_t k = plan.ring.size();
+        const uint32_t position = (plan.ringPosition + k - 1) % k;
+        source = plan.predecessor;
+        header.SetContributors(GetRingContributors(plan, position, key));
+        header.SetChunkIndex(plan.segmentFirst[GetRingSegment(plan, position, key)]);
+    }
+    else
+    {
+        header.SetContributors(Bit(source));
+    }
     header.SetRanges(ranges);
     uint32_t chunks = 0;
     for (const auto& range : ranges)
@@ -1277,17 +1944,30 @@ TrainingIslandApplication::SendNack(uint32_t round,
 }
 
 void
-TrainingIslandApplication::SendDone(uint32_t round, uint32_t source)
+TrainingIslandApplication::SendDone(uint32_t round, uint32_t key)
 {
     const Plan& plan = GetPlan(round);
     IslandSyncHeader header;
     header.SetType(IslandSyncHeader::DONE);
     header.SetJobId(m_jobId);
     header.SetRound(round);
-    header.SetCliqueId(static_cast<uint16_t>(plan.clique));
+    header.SetCliqueId(plan.wireClique);
     header.SetSender(static_cast<uint16_t>(m_island));
     header.SetChunkCount(plan.chunkCount);
-    header.SetContributors(Bit(source));
+    uint32_t source = key;
+    if (IsRing())
+    {
+        // As a NACK: the step's contributor set and the first chunk of its segment.
+        const uint32_t k = plan.ring.size();
+        const uint32_t position = (plan.ringPosition + k - 1) % k;
+        source = plan.predecessor;
+        header.SetContributors(GetRingContributors(plan, position, key));
+        header.SetChunkIndex(plan.segmentFirst[GetRingSegment(plan, position, key)]);
+    }
+    else
+    {
+        header.SetContributors(Bit(source));
+    }
     SendPacket(header, 0, source);
 }
 
@@ -1314,6 +1994,18 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
     m_peerRound[island] = round;
     for (auto& [txRound, tx] : m_tx)
     {
+        if (IsRing())
+        {
+            // The ring's pacer waits for the successor alone.
+            if (txRound <= round && tx.group.waitingReady && tx.group.destination == island)
+            {
+                tx.group.waitingReady = false;
+                --tx.awaited;
+                tx.group.nextSendS = Simulator::Now().GetSeconds();
+                ResumeStream(txRound, tx, tx.group);
+            }
+            continue;
+        }
         auto it = tx.streams.find(island);
         if (txRound > round || it == tx.streams.end() || !it->second.waitingReady)
         {
@@ -1344,72 +2036,617 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
     }
 }
 
+Time
+TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
+{
+    const Plan& plan = GetPlan(round);
+    Time period = m_nackTimeout;
+    for (uint32_t member : plan.members)
+    {
+        if (member != m_island)
+        {
+            period = std::max(period, GetRtt(member) + m_nackTimeout);
+        }
+    }
+    return period;
+}
+
+std::vector<uint32_t>
+TrainingIslandApplication::GetAwaited(uint32_t round) const
+{
+    std::vector<uint32_t> awaited;
+    const Plan& plan = GetPlan(round);
+    auto txIt = m_tx.find(round);
+    auto rxIt = m_rx.find(round);
+    if (IsRing())
+    {
+        if (txIt != m_tx.end() && txIt->second.group.waitingReady)
+        {
+            awaited.push_back(plan.successor);
+        }
+        if (rxIt != m_rx.end())
+        {
+            // The predecessor, while the step it must send next has brought nothing.
+            for (const auto& [step, stream] : rxIt->second.streams)
+            {
+                if (!stream.complete)
+                {
+                    if (!stream.started &&
+                        std::find(awaited.begin(), awaited.end(), plan.predecessor) ==
+                            awaited.end())
+                    {
+                        awaited.push_back(plan.predecessor);
+                    }
+                    break;
+                }
+            }
+        }
+        return awaited;
+    }
+    for (uint32_t member : plan.members)
+    {
+        if (member == m_island)
+        {
+            continue;
+        }
+        bool waiting = false;
+        if (txIt != m_tx.end())
+        {
+            auto it = txIt->second.streams.find(member);
+            waiting = it != txIt->second.streams.end() && it->second.waitingReady;
+        }
+        if (rxIt != m_rx.end())
+        {
+            auto it = rxIt->second.streams.find(member);
+            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.started &&
+                                  !it->second.complete);
+        }
+        if (waiting)
+        {
+            awaited.push_back(member);
+        }
+    }
+    return awaited;
+}
+
 void
 TrainingIslandApplication::ReadyTimeout(uint32_t round)
 {
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
+    if (!m_exchanging || round != m_round)
     {
         return;
     }
-    Time wait(0);
-    std::vector<uint32_t> waiting;
-    for (auto& [destination, stream] : txIt->second.streams)
+    std::vector<uint32_t> awaited = GetAwaited(round);
+    std::vector<uint32_t> silent;
+    for (uint32_t member : awaited)
     {
-        if (stream.waitingReady)
+        if (++m_silence[member] > m_maxRepairAttempts)
         {
-            waiting.push_back(destination);
-            wait = std::max(wait, GetRtt(destination) + m_nackTimeout);
+            silent.push_back(member);
+        }
+        else
+        {
+            SendReady(round, member, true);
         }
     }
-    if (waiting.empty())
+    for (uint32_t member : silent)
     {
-        return;
-    }
-    if (++m_readyAttempts > m_maxRepairAttempts)
-    {
+        if (!m_exchanging || m_round != round)
+        {
+            return;
+        }
         std::ostringstream reason;
-        reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
-               << ": no answer from " << m_topology->GetCity(waiting.front()).id << " after "
+        reason << "no answer from " << m_topology->GetCity(member).id << " to "
                << m_maxRepairAttempts << " READY requests";
-        Fail(reason.str());
+        ExcludeMember(round, member, reason.str());
+    }
+    if (m_exchanging && m_round == round && (IsRing() || !awaited.empty()) &&
+        !m_readyEvent.IsRunning())
+    {
+        m_readyEvent = Simulator::Schedule(GetReadyPeriod(round),
+                                           &TrainingIslandApplication::ReadyTimeout,
+                                           this,
+                                           round);
+    }
+}
+
+void
+TrainingIslandApplication::NoteAlive(uint32_t member, uint32_t round)
+{
+    if (member == m_island)
+    {
         return;
     }
-    for (uint32_t destination : waiting)
+    auto gone = m_departed.find(member);
+    if (gone != m_departed.end() && round >= gone->second)
     {
-        SendReady(round, destination, true);
+        // Back (a partition healed): included again from the next round that starts.
+        NS_LOG_INFO("island " << m_island << " hears from " << member << " again");
+        m_departed.erase(gone);
     }
-    m_readyEvent = Simulator::Schedule(wait, &TrainingIslandApplication::ReadyTimeout, this, round);
+    if (round <= m_round)
+    {
+        m_silence.erase(member);
+    }
 }
 
 void
 TrainingIslandApplication::HandleReady(const IslandSyncHeader& header)
 {
     uint32_t peer = header.GetSender();
-    // A READY from an awaited member shows it is alive, even when it is still behind (it then
-    // answers with an older round): the wait goes on without counting as a failed attempt.
-    auto txIt = m_tx.find(m_round);
-    if (m_exchanging && txIt != m_tx.end())
+    if (header.GetChunkIndex() == READY_VIEW)
     {
-        auto it = txIt->second.streams.find(peer);
-        if (it != txIt->second.streams.end() && it->second.waitingReady)
-        {
-            m_readyAttempts = 0;
-        }
+        HandleView(header);
+        return;
     }
     UpdatePeerRound(peer, header.GetRound());
-    if (header.GetChunkIndex() == 1)
+    if (header.GetChunkIndex() == READY_ASK)
     {
-        SendReady(m_round, peer, false);
+        // The answer tells the asker the round this island is in, and its view when it has
+        // excluded members from it.
+        const Plan& base = GetBasePlan(m_round);
+        bool member =
+            std::find(base.members.begin(), base.members.end(), peer) != base.members.end();
+        if (member && GetPlan(m_round).excluded != 0)
+        {
+            SendView(m_round, peer);
+        }
+        else
+        {
+            SendReady(m_round, peer, false);
+        }
     }
+}
+
+uint64_t
+TrainingIslandApplication::GetView(uint32_t round) const
+{
+    if (round == m_round || m_viewPlans.count(round))
+    {
+        return GetMemberBits(GetPlan(round));
+    }
+    uint64_t view = GetMemberBits(GetBasePlan(round));
+    auto pending = m_pendingExclusions.find(round);
+    if (pending != m_pendingExclusions.end())
+    {
+        view &= ~pending->second;
+    }
+    return view;
+}
+
+void
+TrainingIslandApplication::SendView(uint32_t round, uint32_t member)
+{
+    IslandSyncHeader header;
+    header.SetType(IslandSyncHeader::READY);
+    header.SetJobId(m_jobId);
+    header.SetRound(round);
+    header.SetCliqueId(static_cast<uint16_t>(GetBasePlan(round).clique));
+    header.SetSender(static_cast<uint16_t>(m_island));
+    header.SetChunkIndex(READY_VIEW);
+    const uint64_t view = GetView(round);
+    header.SetContributors(view);
+    SendPacket(header, 0, member);
+    m_viewSent[member] = ViewSent{round, view, Simulator::Now()};
+}
+
+void
+TrainingIslandApplication::RefreshView(uint32_t member)
+{
+    if (!m_running || m_crashed || member == m_island || m_round >= m_rounds)
+    {
+        return;
+    }
+    const Plan& plan = GetPlan(m_round);
+    if (plan.excluded == 0)
+    {
+        return;
+    }
+    const Plan& base = GetBasePlan(m_round);
+    if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
+    {
+        return;
+    }
+    const uint64_t view = GetMemberBits(plan);
+    auto confirmed = m_peerViews.find(member);
+    if (confirmed != m_peerViews.end() && confirmed->second.round == m_round &&
+        confirmed->second.view == view)
+    {
+        return;
+    }
+    auto sent = m_viewSent.find(member);
+    if (sent != m_viewSent.end() && sent->second.round == m_round && sent->second.view == view &&
+        Simulator::Now() < sent->second.at + GetRtt(member) + m_nackTimeout)
+    {
+        return;
+    }
+    SendView(m_round, member);
+}
+
+void
+TrainingIslandApplication::HandleView(const IslandSyncHeader& header)
+{
+    const uint32_t round = header.GetRound();
+    const uint32_t peer = header.GetSender();
+    if (round >= m_rounds)
+    {
+        ++m_rejectedPackets;
+        return;
+    }
+    const Plan& base = GetBasePlan(round);
+    const uint64_t members = GetMemberBits(base);
+    const uint64_t view = header.GetContributors();
+    if (!(members & Bit(peer)) || peer == m_island || !(members & Bit(m_island)) ||
+        (view & ~members) != 0 || !(view & Bit(peer)))
+    {
+        ++m_rejectedPackets;
+        return;
+    }
+    m_peerViews[peer] = ViewSent{round, view, Simulator::Now()};
+    if (view & Bit(m_island))
+    {
+        // The peer has started the round (the view also announces it).
+        UpdatePeerRound(peer, round);
+    }
+    if (round < m_round)
+    {
+        return;
+    }
+    const uint64_t before = GetView(round);
+    const std::string& peerId = m_topology->GetCity(peer).id;
+    if (!(view & Bit(m_island)))
+    {
+        // The peer averages without this island: so does this island without the peer (the
+        // two sides of a partition each average over their side).
+        ExcludeMember(round, peer, peerId + " excluded this island");
+    }
+    for (uint32_t member : base.members)
+    {
+        if (member != m_island && member != peer && !(view & Bit(member)) &&
+            (GetView(round) & Bit(member)))
+        {
+            ExcludeMember(round, member, "excluded by " + peerId);
+        }
+    }
+    // Tell the peer this island's view when it differs and the peer has not had it yet.
+    const uint64_t after = GetView(round);
+    auto sent = m_viewSent.find(peer);
+    bool told =
+        sent != m_viewSent.end() && sent->second.round == round && sent->second.view == after;
+    if (after != view && after == before && !told && round == m_round && (after & Bit(peer)))
+    {
+        SendView(round, peer);
+    }
+}
+
+bool
+TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const std::string& reason)
+{
+    if (m_crashed || !m_running || round < m_round || round >= m_rounds || member == m_island)
+    {
+        return false;
+    }
+    const Plan& base = GetBasePlan(round);
+    if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
+    {
+        return false;
+    }
+    if (!(GetView(round) & Bit(member)))
+    {
+        return false;
+    }
+    if (round > m_round)
+    {
+        NS_LOG_INFO("island " << m_island << " will exclude " << member << " from round " << round
+                              << ": " << reason);
+        m_pendingExclusions[round] |= Bit(member);
+        ++m_exclusions;
+        m_memberExcludedTrace(m_island, round, member, reason);
+        return true;
+    }
+    if (!IsRing())
+    {
+        auto rxIt = m_rx.find(round);
+        if (rxIt != m_rx.end())
+        {
+            auto it = rxIt->second.streams.find(member);
+            if (it != rxIt->second.streams.end() && it->second.started)
+            {
+                // Some of its contribution is in the sum: it stays.
+                NS_LOG_INFO("island " << m_island << " cannot exclude " << member << " from round "
+                                      << round << ": its chunks are held");
+                return false;
+            }
+        }
+    }
+    NS_LOG_INFO("island " << m_island << " excludes " << member << " from round " << round << ": "
+                          << reason);
+    m_departed.emplace(member, round);
+    ++m_exclusions;
+    m_memberExcludedTrace(m_island, round, member, reason);
+    ApplyView(round, GetPlan(round).excluded | Bit(member));
+    if (m_round != round || !m_running)
+    {
+        return true;
+    }
+    const Plan& plan = GetPlan(round);
+    for (uint32_t other : base.members)
+    {
+        if (other != m_island && !(plan.excluded & Bit(other) && other != member))
+        {
+            SendView(round, other);
+        }
+    }
+    if (m_exchanging)
+    {
+        if (IsRing())
+        {
+            BeginExchange();
+        }
+        else
+        {
+            CheckExchangeComplete();
+        }
+    }
+    return true;
+}
+
+void
+TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
+{
+    NS_LOG_FUNCTION(this << round << excluded);
+    // A member whose contribution is in the sum already cannot be left out (non-ring modes).
+    auto rxIt = m_rx.find(round);
+    if (!IsRing() && rxIt != m_rx.end())
+    {
+        for (const auto& [source, stream] : rxIt->second.streams)
+        {
+            if ((excluded & Bit(source)) && stream.started)
+            {
+                excluded &= ~Bit(source);
+                m_departed.erase(source);
+            }
+        }
+    }
+    m_viewPlans[round] = MakeViewPlan(round, excluded);
+    const Plan& plan = m_viewPlans[round];
+    if (IsRing())
+    {
+        // The ring's exchange starts again over the new ring: drop the old one's state.
+        if (rxIt != m_rx.end())
+        {
+            for (auto& [step, stream] : rxIt->second.streams)
+            {
+                stream.timer.Cancel();
+                stream.gapEvent.Cancel();
+            }
+            m_rx.erase(rxIt);
+        }
+        auto txIt = m_tx.find(round);
+        if (txIt != m_tx.end())
+        {
+            for (auto& [step, stream] : txIt->second.streams)
+            {
+                stream.sendEvent.Cancel();
+                stream.probeEvent.Cancel();
+            }
+            txIt->second.group.sendEvent.Cancel();
+            m_tx.erase(txIt);
+        }
+        return;
+    }
+    if (rxIt != m_rx.end())
+    {
+        RxState& rx = rxIt->second;
+        for (auto it = rx.streams.begin(); it != rx.streams.end();)
+        {
+            if (plan.excluded & Bit(it->first))
+            {
+                it->second.timer.Cancel();
+                it->second.gapEvent.Cancel();
+                if (it->second.complete)
+                {
+                    --rx.completeStreams;
+                }
+                it = rx.streams.erase(it);
+            }
+            else
+            {
+                ++it;
+            }
+        }
+    }
+    auto txIt = m_tx.find(round);
+    if (txIt == m_tx.end())
+    {
+        return;
+    }
+    TxState& tx = txIt->second;
+    for (auto it = tx.streams.begin(); it != tx.streams.end();)
+    {
+        if (!(plan.excluded & Bit(it->first)))
+        {
+            ++it;
+            continue;
+        }
+        TxStream& stream = it->second;
+        stream.sendEvent.Cancel();
+        stream.probeEvent.Cancel();
+        if (stream.waitingReady)
+        {
+            --tx.awaited;
+        }
+        if (stream.done)
+        {
+            --tx.doneStreams;
+        }
+        it = tx.streams.erase(it);
+    }
+    if (tx.streams.empty() || tx.doneStreams == tx.streams.size())
+    {
+        tx.group.sendEvent.Cancel();
+        m_tx.erase(txIt);
+        return;
+    }
+    if (tx.cliqueWide && tx.awaited == 0)
+    {
+        // The members left have all announced the round: the streams start together.
+        const double now = Simulator::Now().GetSeconds();
+        if (tx.multicast)
+        {
+            tx.group.nextSendS = std::max(tx.group.nextSendS, now);
+            ResumeStream(round, tx, tx.group);
+        }
+        for (auto& [member, stream] : tx.streams)
+        {
+            stream.nextSendS = std::max(stream.nextSendS, now);
+            ResumeStream(round, tx, stream);
+        }
+    }
+}
+
+void
+TrainingIslandApplication::GiveUpStream(uint32_t round, uint32_t key)
+{
+    auto txIt = m_tx.find(round);
+    if (txIt == m_tx.end())
+    {
+        return;
+    }
+    const uint32_t destination = txIt->second.streams.at(key).destination;
+    NS_LOG_INFO("island " << m_island << " gives up the stream of round " << round << " to "
+                          << destination);
+    if (!m_crashed && round == m_round && m_exchanging)
+    {
+        std::ostringstream reason;
+        reason << "no acknowledgement from " << m_topology->GetCity(destination).id << " to "
+               << m_maxRepairAttempts << " probes";
+        // Ring mode: the successor is gone and the ring is rebuilt without it. Otherwise the
+        // receiver is left out if nothing of its contribution is held; if part of it is, the
+        // stalled stream abandons the round by itself.
+        if (ExcludeMember(round, destination, reason.str()))
+        {
+            return;
+        }
+    }
+    CloseStream(round, key);
+}
+
+void
+TrainingIslandApplication::AbandonRound(const std::string& reason)
+{
+    NS_LOG_FUNCTION(this << m_round << reason);
+    NS_LOG_WARN("island " << m_topology->GetCity(m_island).id << " abandons round " << m_round
+                          << ": " << reason);
+    const Plan& plan = GetPlan(m_round);
+    auto rxIt = m_rx.find(m_round);
+    if (rxIt != m_rx.end())
+    {
+        for (auto& [key, stream] : rxIt->second.streams)
+        {
+            stream.timer.Cancel();
+            stream.gapEvent.Cancel();
+        }
+        m_rx.erase(rxIt);
+    }
+    m_readyEvent.Cancel();
+    m_exchanging = false;
+    if (m_failure.empty())
+    {
+        m_failure = reason;
+    }
+    ++m_abandoned;
+    m_roundAbandonedTrace(m_island, m_round, plan.clique, reason);
+    ++m_round;
+    StartRound();
+}
+
+std::string
+TrainingIslandApplication::DescribeState() const
+{
+    std::ostringstream state;
+    if (m_crashed)
+    {
+        state << "crashed at the start of round " << m_round;
+        return state.str();
+    }
+    if (m_plans.empty())
+    {
+        return "not started";
+    }
+    if (m_round >= m_rounds)
+    {
+        state << "ran all " << m_rounds << " rounds";
+        return state.str();
+    }
+    state << "round " << m_round << ": ";
+    if (!m_running)
+    {
+        state << "stopped";
+        return state.str();
+    }
+    if (!m_exchanging)
+    {
+        state << "computing (local step " << m_stepsDone << " of " << m_localSteps << ")";
+        return state.str();
+    }
+    const Plan& plan = GetPlan(m_round);
+    state << "exchanging in clique {";
+    for (std::size_t k = 0; k < plan.members.size(); ++k)
+    {
+        state << (k ? ", " : "") << m_topology->GetCity(plan.members[k]).id;
+    }
+    state << "}";
+    std::vector<std::string> waits;
+    for (uint32_t member : GetAwaited(m_round))
+    {
+        auto silence = m_silence.find(member);
+        std::ostringstream wait;
+        wait << m_topology->GetCity(member).id << " (READY unanswered x"
+             << (silence == m_silence.end() ? 0 : silence->second) << ")";
+        waits.push_back(wait.str());
+    }
+    auto rxIt = m_rx.find(m_round);
+    if (rxIt != m_rx.end())
+    {
+        for (const auto& [key, stream] : rxIt->second.streams)
+        {
+            if (stream.started && !stream.complete)
+            {
+                std::ostringstream wait;
+                wait << "the stream of " << m_topology->GetCity(stream.source).id;
+                if (IsRing())
+                {
+                    wait << " (ring step " << stream.step << ")";
+                }
+                wait << " (" << stream.held.GetCount() << " chunks held, " << stream.attempts
+                     << " NACKs without progress)";
+                waits.push_back(wait.str());
+            }
+        }
+    }
+    if (!waits.empty())
+    {
+        state << "; waiting for ";
+        for (std::size_t k = 0; k < waits.size(); ++k)
+        {
+            state << (k ? ", " : "") << waits[k];
+        }
+    }
+    return state.str();
 }
 
 void
 TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
 {
     Address from;
-    while (Ptr<Packet> packet = socket->RecvFrom(from))
+    while (m_running)
     {
+        Ptr<Packet> packet = socket->RecvFrom(from);
+        if (!packet)
+        {
+            break;
+        }
         IslandSyncHeader header;
         uint32_t headerBytes = packet->PeekHeader(header);
         if (headerBytes == 0 || header.GetJobId() != m_jobId ||
@@ -1419,6 +2656,17 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
                                    << " bytes");
             ++m_rejectedPackets;
             continue;
+        }
+        if (m_crashed &&
+            (header.GetType() == IslandSyncHeader::READY || header.GetRound() >= m_crashRound))
+        {
+            // Gone: nothing about the round of the crash or a later one is answered.
+            continue;
+        }
+        NoteAlive(header.GetSender(), header.GetRound());
+        if (header.GetRound() == m_round && header.GetType() != IslandSyncHeader::READY)
+        {
+            RefreshView(header.GetSender());
         }
         switch (header.GetType())
         {
@@ -1442,6 +2690,11 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
 void
 TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
 {
+    if (IsRing())
+    {
+        HandleRingChunk(header, paddingBytes);
+        return;
+    }
     uint32_t round = header.GetRound();
     if (round >= m_rounds)
     {
@@ -1459,7 +2712,14 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     }
     uint64_t contributors = header.GetContributors();
     uint32_t chunk = header.GetChunkIndex();
-    if (plan.members.size() < 2 || header.GetCliqueId() != plan.clique ||
+    for (uint32_t member : GetBasePlan(round).members)
+    {
+        if (contributors & Bit(member))
+        {
+            NoteAlive(member, round);
+        }
+    }
+    if (plan.members.size() < 2 || header.GetCliqueId() != plan.wireClique ||
         (contributors & ~others) != 0 || header.GetChunkCount() != plan.chunkCount)
     {
         ++m_rejectedPackets;
@@ -1596,6 +2856,127 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
 }
 
 void
+TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
+{
+    uint32_t round = header.GetRound();
+    if (round >= m_rounds)
+    {
+        ++m_rejectedPackets;
+        return;
+    }
+    const Plan& plan = GetPlan(round);
+    const uint32_t chunk = header.GetChunkIndex();
+    if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
+        header.GetChunkCount() != plan.chunkCount || header.GetSender() != plan.predecessor)
+    {
+        ++m_rejectedPackets;
+        if (round == m_round && header.GetSender() != plan.predecessor)
+        {
+            // A member on another view of the ring: tell it ours.
+            RefreshView(header.GetSender());
+        }
+        return;
+    }
+    const uint32_t k = plan.ring.size();
+    const uint32_t position = (plan.ringPosition + k - 1) % k;
+    const uint64_t contributors = header.GetContributors();
+    const uint32_t step = FindRingStep(plan, position, contributors, chunk);
+    auto [offset, count] = GetValueSlice(plan, chunk);
+    uint32_t payload = GetPayloadBytes(plan, chunk);
+    if (step == NO_RING_STEP || (header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
+        header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
+        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
+    {
+        ++m_rejectedPackets;
+        return;
+    }
+    if (header.GetType() == IslandSyncHeader::AGGREGATE)
+    {
+        ++m_aggregatesIn;
+    }
+    // Whoever is summed in a round-r chunk has started round r.
+    for (uint32_t member : plan.ring)
+    {
+        if (member != m_island && (contributors & Bit(member)))
+        {
+            UpdatePeerRound(member, round);
+        }
+    }
+    if (round < m_round)
+    {
+        // The round is over here: every step is held. Acknowledge again (a DONE was lost or
+        // the predecessor probes).
+        ++m_duplicateChunks;
+        m_chunkReceivedTrace(m_island, header, payload, true);
+        SendDone(round, step);
+        return;
+    }
+
+    RxState& rx = GetRxState(round);
+    RxStream& stream = rx.streams.at(step);
+    if (stream.held.Contains(chunk))
+    {
+        ++m_duplicateChunks;
+        m_chunkReceivedTrace(m_island, header, payload, true);
+        if (stream.complete)
+        {
+            SendDone(round, step);
+        }
+        return;
+    }
+    // Reduce-scatter steps bring partial sums, all-gather steps full sums; each segment comes
+    // once in each phase.
+    std::vector<float>& target = step + 1 < k ? rx.ringValues->partial : rx.ringValues->reduced;
+    const std::vector<float>& values = header.GetValues();
+    std::copy(values.begin(), values.end(), target.begin() + offset);
+    m_chunkReceivedTrace(m_island, header, payload, false);
+
+    const uint32_t segment = GetRingSegment(plan, position, step);
+    const uint32_t first = plan.segmentFirst[segment];
+    const uint32_t end = plan.segmentFirst[segment + 1];
+    Time now = Simulator::Now();
+    stream.held.Insert(chunk);
+    stream.lastArrival = now;
+    stream.attempts = 0;
+    stream.started = true;
+    if (chunk > stream.nextFirst)
+    {
+        // First transmissions of a step arrive in order: a gap is a loss.
+        double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(plan.predecessor);
+        std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
+        SendNack(round, step, gap);
+        stream.holdUntil = std::max(stream.holdUntil,
+                                    now + GetRtt(plan.predecessor) + m_nackTimeout +
+                                        CeilNanoSeconds((chunk - stream.nextFirst) * interval));
+    }
+    stream.nextFirst = std::max(stream.nextFirst, chunk + 1);
+    if (stream.held.GetCount() == end - first)
+    {
+        stream.complete = true;
+        ++rx.completeStreams;
+        stream.timer.Cancel();
+        SendDone(round, step);
+        if (step + 1 < GetRingSteps(plan))
+        {
+            ReleaseRingStep(round, step + 1);
+        }
+    }
+    else if (!stream.timer.IsRunning())
+    {
+        // The stall timer runs from the step's first chunk: the wait between steps is no loss.
+        stream.timer = Simulator::Schedule(GetStallTime(plan, plan.predecessor),
+                                           &TrainingIslandApplication::RxTimeout,
+                                           this,
+                                           round,
+                                           step);
+    }
+    if (round == m_round)
+    {
+        CheckExchangeComplete();
+    }
+}
+
+void
 TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
 {
     uint32_t round = header.GetRound();
@@ -1611,14 +2992,37 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         // Not started yet (everything will be sent) or acknowledged by every member.
         return;
     }
-    auto streamIt = txIt->second.streams.find(requester);
-    if (streamIt == txIt->second.streams.end() ||
-        header.GetChunkCount() != GetPlan(round).chunkCount)
+    TxState& tx = txIt->second;
+    const Plan& plan = GetPlan(round);
+    auto streamIt = tx.streams.end();
+    if (IsRing())
+    {
+        // The successor asks for chunks of one step, named by its bitmap and first chunk.
+        uint32_t step =
+            FindRingStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
+        if (requester == plan.successor && step != NO_RING_STEP)
+        {
+            streamIt = tx.streams.find(step);
+            uint32_t segment = GetRingSegment(plan, plan.ringPosition, step);
+            for (const auto& range : header.GetRanges())
+            {
+                if (range.first < plan.segmentFirst[segment] ||
+                    range.second > plan.segmentFirst[segment + 1])
+                {
+                    streamIt = tx.streams.end();
+                }
+            }
+        }
+    }
+    else
+    {
+        streamIt = tx.streams.find(requester);
+    }
+    if (streamIt == tx.streams.end() || header.GetChunkCount() != plan.chunkCount)
     {
         ++m_rejectedPackets;
         return;
     }
-    TxState& tx = txIt->second;
     TxStream& stream = streamIt->second;
     if (stream.done)
     {
@@ -1626,11 +3030,13 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
     }
     stream.attempts = 0;
     // Multicast: the repair goes to the requester alone, through the group stream's pacer.
-    TxStream& pacer = tx.multicast ? tx.group : stream;
+    // Ring: through the ring's pacer; a step's own sentFirst bounds what it has sent.
+    TxStream& pacer = GetPacer(tx, stream);
+    const uint32_t sent = IsRing() ? stream.sentFirst : pacer.sentFirst;
     for (const auto& range : header.GetRanges())
     {
         // Only what was sent: the rest is pending anyway.
-        stream.pending.Insert(range.first, std::min(range.second, pacer.sentFirst));
+        stream.pending.Insert(range.first, std::min(range.second, sent));
     }
     ResumeStream(round, tx, pacer);
 }
@@ -1650,17 +3056,45 @@ TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
         return;
     }
     TxState& tx = txIt->second;
-    auto streamIt = tx.streams.find(header.GetSender());
+    auto streamIt = tx.streams.end();
+    if (IsRing())
+    {
+        // The successor holds one step, named by its bitmap and first chunk.
+        const Plan& plan = GetPlan(round);
+        uint32_t step =
+            FindRingStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
+        if (header.GetSender() == plan.successor && step != NO_RING_STEP)
+        {
+            streamIt = tx.streams.find(step);
+        }
+    }
+    else
+    {
+        streamIt = tx.streams.find(header.GetSender());
+    }
     if (streamIt == tx.streams.end())
     {
         ++m_rejectedPackets;
         return;
     }
-    TxStream& stream = streamIt->second;
-    if (stream.done)
+    CloseStream(round, streamIt->first);
+}
+
+void
+TrainingIslandApplication::CloseStream(uint32_t round, uint32_t key)
+{
+    auto txIt = m_tx.find(round);
+    if (txIt == m_tx.end())
     {
         return;
     }
+    TxState& tx = txIt->second;
+    auto streamIt = tx.streams.find(key);
+    if (streamIt == tx.streams.end() || streamIt->second.done)
+    {
+        return;
+    }
+    TxStream& stream = streamIt->second;
     stream.done = true;
     stream.sending = false;
     stream.sendEvent.Cancel();
@@ -1671,6 +3105,7 @@ TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
     {
         tx.group.sendEvent.Cancel();
         m_tx.erase(txIt);
+        CloseIfIdle();
     }
 }
 

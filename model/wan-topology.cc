@@ -423,8 +423,13 @@ WanTopology::ComputeRoutes()
 {
     const uint32_t n = GetNCities();
     std::vector<std::vector<std::pair<uint32_t, double>>> adjacent(n);
-    for (const auto& l : m_links)
+    for (uint32_t index = 0; index < m_links.size(); ++index)
     {
+        if (IsLinkDown(index))
+        {
+            continue;
+        }
+        const WanLink& l = m_links[index];
         adjacent[l.a].emplace_back(l.b, l.latencyMs);
         adjacent[l.b].emplace_back(l.a, l.latencyMs);
     }
@@ -642,6 +647,71 @@ const WanRoute&
 WanTopology::GetRoute(uint32_t src, uint32_t dst) const
 {
     return m_routes.at(src).at(dst);
+}
+
+bool
+WanTopology::HasRoute(uint32_t src, uint32_t dst) const
+{
+    return src == dst || !GetRoute(src, dst).cities.empty();
+}
+
+WanTopology
+WanTopology::WithLinksDown(const std::vector<uint32_t>& downLinks) const
+{
+    WanTopology t = *this;
+    t.m_downLinks.clear();
+    for (uint32_t link : downLinks)
+    {
+        if (link >= m_links.size())
+        {
+            throw std::out_of_range("no WAN link " + std::to_string(link) + " in topology " +
+                                    m_source + " (it has " + std::to_string(m_links.size()) +
+                                    " links)");
+        }
+        t.m_downLinks.push_back(link);
+    }
+    std::sort(t.m_downLinks.begin(), t.m_downLinks.end());
+    t.m_downLinks.erase(std::unique(t.m_downLinks.begin(), t.m_downLinks.end()),
+                        t.m_downLinks.end());
+    t.ComputeRoutes();
+    return t;
+}
+
+const std::vector<uint32_t>&
+WanTopology::GetDownLinks() const
+{
+    return m_downLinks;
+}
+
+bool
+WanTopology::IsLinkDown(uint32_t link) const
+{
+    return std::binary_search(m_downLinks.begin(), m_downLinks.end(), link);
+}
+
+std::vector<std::vector<uint32_t>>
+WanTopology::GetComponents() const
+{
+    std::vector<std::vector<uint32_t>> components;
+    std::vector<bool> placed(GetNCities(), false);
+    for (uint32_t s = 0; s < GetNCities(); ++s)
+    {
+        if (placed[s])
+        {
+            continue;
+        }
+        std::vector<uint32_t> component;
+        for (uint32_t j = s; j < GetNCities(); ++j)
+        {
+            if (!placed[j] && HasRoute(s, j))
+            {
+                placed[j] = true;
+                component.push_back(j);
+            }
+        }
+        components.push_back(std::move(component));
+    }
+    return components;
 }
 
 bool

@@ -180,9 +180,42 @@ class WanTopology
     /**
      * @param src source city index
      * @param dst destination city index, different from src
-     * @return the unicast route src -> dst
+     * @return the unicast route src -> dst (empty cities and links when HasRoute is false)
      */
     const WanRoute& GetRoute(uint32_t src, uint32_t dst) const;
+    /**
+     * @param src source city index
+     * @param dst destination city index
+     * @return whether the links that are up connect src to dst (always true for src == dst)
+     */
+    bool HasRoute(uint32_t src, uint32_t dst) const;
+
+    /**
+     * @brief The same WAN with some links down (a link failure).
+     *
+     * Cities, links, the directed-link numbering and names, capacities and latencies are
+     * unchanged; routes are recomputed with MODEL.md's rules on the links that are up only. A
+     * pair of cities that the remaining links do not connect has no route (HasRoute false,
+     * GetRoute empty): the graph is partitioned (GetComponents).
+     * @param downLinks WAN link indices (GetLink numbering) that carry nothing; duplicates are
+     *        ignored; replaces the down links of this topology
+     * @return the topology with those links down
+     * @throws std::out_of_range naming an index that is not a WAN link
+     */
+    WanTopology WithLinksDown(const std::vector<uint32_t>& downLinks) const;
+    /** @return the WAN links that are down, sorted (empty for a topology as parsed) */
+    const std::vector<uint32_t>& GetDownLinks() const;
+    /**
+     * @param link a WAN link index
+     * @return whether it is down
+     */
+    bool IsLinkDown(uint32_t link) const;
+    /**
+     * @return the connected components of the cities over the links that are up: each sorted
+     *         by city index, ordered by their smallest index (one component when the WAN is
+     *         connected)
+     */
+    std::vector<std::vector<uint32_t>> GetComponents() const;
 
     /** @return whether the WAN's routers can replicate multicast */
     bool HasMulticast() const;
@@ -209,6 +242,7 @@ class WanTopology
     std::vector<WanLink> m_links;                                 //!< WAN links
     std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_directed; //!< (from, to) -> directed link
     std::vector<std::vector<WanRoute>> m_routes;                  //!< [src][dst]
+    std::vector<uint32_t> m_downLinks;                            //!< WAN links down, sorted
     bool m_multicast{false};                                      //!< multicast capability
     bool m_aggregation{false};                                    //!< aggregation capability
     uint32_t m_defaultMtu{0};                                     //!< defaults.mtu_bytes

@@ -5,7 +5,7 @@
 # usage: test/pcap-simulate.sh SIMULATE PCAP-REPORT MULTICAST-TREES SOURCE-DIR
 #
 # For every capability mode that wan-training-simulate accepts (unicast, multicast, aggregation,
-# both; a mode it rejects with an error on --mode is skipped and reported), on the nine-city
+# both, ring; a mode it rejects with an error on --mode is skipped and reported), on the nine-city
 # topology with the Latin-triples schedule and a small model:
 #  - a lossless and a lossy (2 % WAN packet errors, so repairs and lost frames; nanosecond
 #    timestamps) run with --pcap:
@@ -20,6 +20,8 @@
 #    them), every chunk on every such link; copies per chunk: once per link with multicast, the
 #    number of members on the source's :up link and once on each member's :down link with
 #    unicast;
+#  - ring: no AGGREGATE toward an island is attributed to an FPGA, and every island receives
+#    its peers' partial sums (island_aggregates_out);
 #  - lossless aggregation: packets into each island's FPGA port equal the sum over rounds of
 #    the chunks of the other members of its clique, and packets out equal it without FPGA, one
 #    aggregate per chunk with one; lossy without FPGA: packets out equal packets in.
@@ -162,7 +164,7 @@ check_aggregation() {
   echo "ok $label: packets into and out of every island's port as expected"
 }
 
-for mode in unicast multicast aggregation both; do
+for mode in unicast multicast aggregation both ring; do
   for loss in 0 0.02; do
     label="$mode loss=$loss"
     run="$work/$mode-$loss"
@@ -187,7 +189,18 @@ for mode in unicast multicast aggregation both; do
       continue
     fi
     compare_links "$run/results.json" "$run/report.json" "$label"
-    if [ "$loss" = "0" ]; then
+    if [ "$mode" = "ring" ]; then
+      # No FPGA: every AGGREGATE toward an island is a peer's partial or reduced segment.
+      wrong=$(jq '[.aggregation | to_entries[]
+                   | select(.value.aggregates_out != 0 or .value.island_aggregates_out == 0)
+                   | .key] | join(" ")' -r "$run/report.json")
+      if [ -n "$wrong" ]; then
+        fail "$label: ring AGGREGATEs attributed to an FPGA (or missing) at: $wrong"
+      else
+        checked=$((checked + 1))
+        echo "ok $label: ring partial sums reported as island aggregates, none as an FPGA's"
+      fi
+    elif [ "$loss" = "0" ]; then
       check_replication "$run/results.json" "$run/report.json" "$mode" "$label"
       check_aggregation "$run/report.json" "$mode" "$label"
     elif [ "$mode" = "unicast" ] || [ "$mode" = "multicast" ]; then

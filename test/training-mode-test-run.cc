@@ -6,17 +6,12 @@
 
 #include "training-mode-test-run.h"
 
-#include "aggregator-helper.h"
-#include "training-helper.h"
-
 #include "ns3/abort.h"
 #include "ns3/ipv4-header.h"
-#include "ns3/names.h"
 #include "ns3/net-device.h"
 #include "ns3/ppp-header.h"
 #include "ns3/simulator.h"
 #include "ns3/udp-header.h"
-#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,6 +29,8 @@ namespace
 
 /** The job id of the test runs. */
 const uint16_t JOB = 1;
+/** The first random stream of the WAN error models. */
+const int64_t LOSS_STREAM = 100;
 /** The reference WAN of MODEL.md's reference values, relative to the test data directory. */
 const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
 /** The reference values, relative to the test data directory. */
@@ -47,16 +44,6 @@ bool
 IsAggregatedMode(CapabilityMode mode)
 {
     return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
-}
-
-/**
- * @param mode a capability mode
- * @return whether it sends to multicast groups
- */
-bool
-IsMulticastMode(CapabilityMode mode)
-{
-    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
 }
 
 } // namespace
@@ -95,59 +82,35 @@ TrainingModeTestRun::TrainingModeTestRun(Config config)
 
 TrainingModeTestRun::~TrainingModeTestRun()
 {
-    m_results.reset();
-    m_apps = ApplicationContainer();
-    m_pim.reset();
-    m_scenario.reset();
-    Simulator::Destroy();
-    Names::Clear();
+    // TrainingRun's destructor destroys the simulation and forgets the node names.
+    m_run.reset();
 }
 
 void
 TrainingModeTestRun::Run()
 {
     const uint32_t n = m_topology.GetNCities();
-    m_schedule = std::make_unique<CliqueSchedule>(n, m_config.rounds);
-    m_scenario = std::make_unique<WanTopologyHelper>(m_topology);
-    AggregatorHelper aggregators;
-    if (IsAggregatedMode(m_config.mode))
-    {
-        aggregators.SetAttribute("SlotCount", UintegerValue(m_config.fpgaSlots));
-        aggregators.SetAttribute("Timeout", TimeValue(m_config.fpgaTimeout));
-        aggregators.Install(*m_scenario);
-    }
-    m_scenario->Install();
-    if (IsAggregatedMode(m_config.mode))
-    {
-        aggregators.SetSchedule(*m_scenario, *m_schedule, JOB);
-    }
-    m_pim = std::make_unique<PimMulticastHelper>(*m_scenario);
-    if (IsMulticastMode(m_config.mode))
-    {
-        m_pim->InstallSchedule(*m_schedule);
-    }
-    if (m_config.lossRate > 0)
-    {
-        TrainingHelper::SetWanPacketErrorRate(*m_scenario, m_config.lossRate, 100);
-    }
-    TrainingHelper training(*m_scenario, *m_schedule);
-    training.SetMode(m_config.mode);
-    if (IsMulticastMode(m_config.mode))
-    {
-        training.SetMulticast(*m_pim);
-    }
-    training.SetAttribute("JobId", UintegerValue(JOB));
-    training.SetAttribute("Rounds", UintegerValue(m_config.nRounds));
-    training.SetAttribute("ModelBytes", UintegerValue(m_config.modelBytes));
-    training.SetAttribute("ParameterCount", UintegerValue(m_config.parameterCount));
-    training.SetAttribute("LocalSteps", UintegerValue(m_config.localSteps));
-    training.SetAttribute("StepTime", TimeValue(m_config.stepTime));
-    m_apps = training.Install();
-    m_results = std::make_unique<TrainingResults>(*m_scenario, *m_schedule, m_apps);
+    TrainingRun::Config config;
+    config.mode = m_config.mode;
+    config.jobId = JOB;
+    config.rounds = m_config.nRounds;
+    config.modelBytes = m_config.modelBytes;
+    config.parameterCount = m_config.parameterCount;
+    config.localSteps = m_config.localSteps;
+    config.stepTime = m_config.stepTime;
+    config.wanLossRate = m_config.lossRate;
+    config.lossStream = LOSS_STREAM;
+    config.fpgaSlots = m_config.fpgaSlots;
+    config.fpgaTimeout = m_config.fpgaTimeout;
+    m_run = std::make_unique<TrainingRun>(m_topology,
+                                          CliqueSchedule(n, m_config.rounds),
+                                          config,
+                                          "TrainingModeTestRun");
+    m_run->Build();
 
     for (uint32_t i = 0; i < n; ++i)
     {
-        Ptr<Application> app = m_apps.Get(i);
+        Ptr<Application> app = m_run->GetApp(i);
         app->TraceConnectWithoutContext(
             "ExchangeStarted",
             MakeCallback(&TrainingModeTestRun::OnExchangeStarted, this));
@@ -159,7 +122,7 @@ TrainingModeTestRun::Run()
                                         MakeCallback(&TrainingModeTestRun::OnChunkReceived, this));
         app->TraceConnectWithoutContext("RepairRequested",
                                         MakeCallback(&TrainingModeTestRun::OnRepair, this));
-        Ptr<AggregatorNetDevice> fpga = m_scenario->GetAggregator(i);
+        Ptr<AggregatorNetDevice> fpga = m_run->GetScenario().GetAggregator(i);
         if (fpga)
         {
             fpga->TraceConnectWithoutContext(
@@ -169,14 +132,14 @@ TrainingModeTestRun::Run()
     }
     for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
     {
-        m_scenario->GetTxDevice(d)->TraceConnectWithoutContext(
+        m_run->GetScenario().GetTxDevice(d)->TraceConnectWithoutContext(
             "PhyTxBegin",
             MakeCallback(&TrainingModeTestRun::OnPhyTxBegin, this).Bind(d));
-        m_scenario->GetRxDevice(d)->TraceConnectWithoutContext(
+        m_run->GetScenario().GetRxDevice(d)->TraceConnectWithoutContext(
             "PhyRxDrop",
             MakeCallback(&TrainingModeTestRun::OnLoss, this));
     }
-    Simulator::Run();
+    m_run->Run();
 }
 
 void
@@ -326,44 +289,50 @@ TrainingModeTestRun::GetTopology() const
 const CliqueSchedule&
 TrainingModeTestRun::GetSchedule() const
 {
-    return *m_schedule;
+    NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetSchedule(): call Run() first");
+    return m_run->GetSchedule();
 }
 
 const WanTopologyHelper&
 TrainingModeTestRun::GetScenario() const
 {
-    return *m_scenario;
+    NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetScenario(): call Run() first");
+    return m_run->GetScenario();
 }
 
 const PimMulticastHelper&
 TrainingModeTestRun::GetPim() const
 {
-    return *m_pim;
+    NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetPim(): call Run() first");
+    return m_run->GetPim();
 }
 
 const TrainingResults&
 TrainingModeTestRun::GetResults() const
 {
-    return *m_results;
+    NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetResults(): call Run() first");
+    return m_run->GetResults();
 }
 
 Ptr<TrainingIslandApplication>
 TrainingModeTestRun::GetApp(uint32_t island) const
 {
-    return DynamicCast<TrainingIslandApplication>(m_apps.Get(island));
+    NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetApp(): call Run() first");
+    return m_run->GetApp(island);
 }
 
 Ptr<AggregatorNetDevice>
 TrainingModeTestRun::GetAggregator(uint32_t city) const
 {
-    return m_scenario->GetAggregator(city);
+    return GetScenario().GetAggregator(city);
 }
 
 double
 TrainingModeTestRun::GetCommTime(uint32_t round, uint32_t clique) const
 {
+    const CliqueSchedule& schedule = GetSchedule();
     const CliqueSchedule::Clique& members =
-        m_schedule->GetRound(round % m_schedule->GetNRounds())[clique];
+        schedule.GetRound(round % schedule.GetNRounds())[clique];
     double start = 0;
     double end = 0;
     for (uint32_t i : members)

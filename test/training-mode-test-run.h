@@ -13,6 +13,7 @@
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
 #include "training-results.h"
+#include "training-run.h"
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
 
@@ -34,10 +35,15 @@ namespace ns3
 
 /**
  * @ingroup wan-training-tests
- * @brief One training run in a capability mode, built as wan-training-simulate builds it
- * (FPGAs placed before WanTopologyHelper::Install and configured after it in aggregation and
- * both modes; the schedule's source trees installed and handed to the applications in
- * multicast and both modes), observed through trace sinks only.
+ * @brief One training run in a capability mode, built by TrainingRun as wan-training-simulate
+ * builds it (FPGAs placed before WanTopologyHelper::Install and configured after it in
+ * aggregation and both modes; the schedule's source trees installed and handed to the
+ * applications in multicast and both modes), observed through trace sinks only, connected
+ * after TrainingRun::Build().
+ *
+ * The run uses TrainingRun's defaults for everything Config does not name (seed 1, the
+ * applications' default learning rate, chunking, pacing and NACK timeout), and the WAN error
+ * models draw from random streams starting at 100.
  *
  * What the sinks record is raw: contributions at exchange start, parameters at round end,
  * times, chunks sent and credited, and, from PhyTxBegin of every directed link's transmitting
@@ -235,13 +241,9 @@ class TrainingModeTestRun
      */
     void OnAggregate(uint32_t city, const IslandSyncHeader& header, bool complete);
 
-    Config m_config;                               //!< what to run
-    WanTopology m_topology;                        //!< the topology
-    std::unique_ptr<CliqueSchedule> m_schedule;    //!< the schedule
-    std::unique_ptr<WanTopologyHelper> m_scenario; //!< the scenario
-    std::unique_ptr<PimMulticastHelper> m_pim;     //!< the multicast helper
-    ApplicationContainer m_apps;                   //!< the applications
-    std::unique_ptr<TrainingResults> m_results;    //!< the results recorder
+    Config m_config;                    //!< what to run
+    WanTopology m_topology;             //!< the topology
+    std::unique_ptr<TrainingRun> m_run; //!< the run (built by Run())
 };
 
 /**

@@ -6,6 +6,7 @@
 
 #include "pcap-trace-report.h"
 
+#include "plot-renderer.h"
 #include "sync-pcap-reader.h"
 #include "wan-input-error.h"
 
@@ -17,12 +18,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace ns3
 {
@@ -134,31 +131,6 @@ GnuplotQuote(const std::string& text)
         }
     }
     return quoted + "'";
-}
-
-/**
- * @param program a program name
- * @return whether an executable of that name is on the PATH
- */
-bool
-IsOnPath(const std::string& program)
-{
-    const char* path = std::getenv("PATH");
-    if (path == nullptr)
-    {
-        return false;
-    }
-    std::stringstream dirs(path);
-    std::string dir;
-    while (std::getline(dirs, dir, ':'))
-    {
-        std::string candidate = (dir.empty() ? std::string(".") : dir) + "/" + program;
-        if (access(candidate.c_str(), X_OK) == 0)
-        {
-            return true;
-        }
-    }
-    return false;
 }
 
 /**
@@ -405,8 +377,15 @@ PcapTraceReport::CountTransmission(const std::string& linkName, const Record& r,
         {
             AggregationStats& aggregation = m_aggregation[link.city];
             ++aggregation.packetsOut;
-            ++(r.type == SyncPacketDecoder::TYPE_AGGREGATE ? aggregation.aggregatesOut
-                                                           : aggregation.dataOut);
+            if (r.type == SyncPacketDecoder::TYPE_AGGREGATE)
+            {
+                // An FPGA's or a ring member's: told apart once the island's index is known.
+                ++m_downAggregates[link.city][r.sender];
+            }
+            else
+            {
+                ++aggregation.dataOut;
+            }
         }
     }
 
@@ -613,6 +592,19 @@ PcapTraceReport::Finish()
         }
     }
 
+    // AGGREGATEs toward an island: its FPGA stamps the island's own index as the sender; any
+    // other sender is a peer island (the ring baseline's partial sums).
+    for (const auto& [city, bySender] : m_downAggregates)
+    {
+        const int64_t index = m_islands[city].index;
+        for (const auto& [sender, packets] : bySender)
+        {
+            AggregationStats& aggregation = m_aggregation[city];
+            (sender == index ? aggregation.aggregatesOut : aggregation.islandAggregatesOut) +=
+                packets;
+        }
+    }
+
     // Aggregation: DATA arriving at a router over WAN links for its own island.
     for (const auto& [key, packets] : m_arrivals)
     {
@@ -776,6 +768,7 @@ PcapTraceReport::ToJson() const
         aggregation[city] = {{"packets_in", stats.packetsIn},
                              {"packets_out", stats.packetsOut},
                              {"aggregates_out", stats.aggregatesOut},
+                             {"island_aggregates_out", stats.islandAggregatesOut},
                              {"data_out", stats.dataOut},
                              {"reduction_ratio",
                               stats.packetsOut > 0
@@ -887,11 +880,12 @@ PcapTraceReport::WriteCsv(const std::string& path) const
     {
         const std::string file = SiblingCsv(path, "-aggregation");
         std::ofstream out = OpenOutput(file, "--csv");
-        out << "island,packets_in,packets_out,aggregates_out,data_out,reduction_ratio\n";
+        out << "island,packets_in,packets_out,aggregates_out,island_aggregates_out,data_out,"
+               "reduction_ratio\n";
         for (const auto& [city, a] : m_aggregation)
         {
             out << city << "," << a.packetsIn << "," << a.packetsOut << "," << a.aggregatesOut
-                << "," << a.dataOut << ",";
+                << "," << a.islandAggregatesOut << "," << a.dataOut << ",";
             if (a.packetsOut > 0)
             {
                 out << static_cast<double>(a.packetsIn) / a.packetsOut;
@@ -940,7 +934,7 @@ std::string
 PcapTraceReport::WritePlot(const std::string& path) const
 {
     namespace fs = std::filesystem;
-    if (!IsOnPath("gnuplot"))
+    if (!PlotRenderer::IsAvailable())
     {
         return "gnuplot is not installed (Debian package gnuplot-nox): no plot written";
     }
@@ -1012,27 +1006,13 @@ PcapTraceReport::WritePlot(const std::string& path) const
         out << ")\n";
         out << "plot " << GnuplotQuote(data) << " matrix with image\n";
     }
-    pid_t pid;
-    std::string program = "gnuplot";
-    char* argv[] = {program.data(), const_cast<char*>(script.c_str()), nullptr};
-    int status = posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv, environ);
-    int exitCode = -1;
-    if (status == 0)
-    {
-        int wstatus = 0;
-        if (waitpid(pid, &wstatus, 0) == pid && WIFEXITED(wstatus))
-        {
-            exitCode = WEXITSTATUS(wstatus);
-        }
-    }
+    const std::string failure = PlotRenderer::Render(script);
     std::error_code ignored;
     fs::remove(data, ignored);
     fs::remove(script, ignored);
-    if (exitCode != 0)
+    if (!failure.empty())
     {
-        throw WanInputError(path,
-                            "--plot",
-                            "gnuplot failed (exit " + std::to_string(exitCode) + ")");
+        throw WanInputError(path, "--plot", failure);
     }
     return "";
 }

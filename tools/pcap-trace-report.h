@@ -132,10 +132,13 @@ class PcapTraceReport
     /** The in-line aggregation at one island's access port. */
     struct AggregationStats
     {
-        uint64_t packetsIn{0};     //!< DATA arriving at the router for the island
-        uint64_t packetsOut{0};    //!< DATA and AGGREGATE transmitted on `A:down`
-        uint64_t aggregatesOut{0}; //!< AGGREGATE transmitted on `A:down`
-        uint64_t dataOut{0};       //!< DATA transmitted on `A:down`
+        uint64_t packetsIn{0};           //!< DATA arriving at the router for the island
+        uint64_t packetsOut{0};          //!< DATA and AGGREGATE transmitted on `A:down`
+        uint64_t aggregatesOut{0};       //!< AGGREGATE on `A:down` sent by the city's own FPGA
+                                         //!< (sender field = the island's index)
+        uint64_t islandAggregatesOut{0}; //!< AGGREGATE on `A:down` from another island: ring
+                                         //!< partial sums, not summed by an FPGA
+        uint64_t dataOut{0};             //!< DATA transmitted on `A:down`
     };
 
     /** (job, round, clique, sender): one source's stream of chunks. */
@@ -281,6 +284,8 @@ class PcapTraceReport
     /** Per city: sender fields and source addresses of what its island transmits. */
     std::map<std::string, std::pair<std::map<uint16_t, uint64_t>, std::map<uint32_t, uint64_t>>>
         m_islandEvidence;
+    /** Per city: sender field -> AGGREGATE packets transmitted on `A:down`. */
+    std::map<std::string, std::map<uint16_t, uint64_t>> m_downAggregates;
     bool m_analyzed{false}; //!< whether Analyze() ran
 };
 

@@ -1,0 +1,157 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef BENCH_RUNNER_H
+#define BENCH_RUNNER_H
+
+#include "bench-case.h"
+#include "link-load-model.h"
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief The benchmark: runs every case of a profile in a child process of its own, prints
+ * the tables and the targets, and writes the JSON (benchmarks/README.md explains every number).
+ *
+ * Each case is the bench program started again (fork + execv of /proc/self/exe) with the
+ * case's arguments and a result file; the child writes its measurements there and the parent
+ * adds what wait4() reports: peak RSS (ru_maxrss) and the process's CPU time. The cases run
+ * one after the other, never side by side, so that they do not compete for cores or caches.
+ *
+ * Sections: simulation cost (`ours` per mode and ModelBytes on the nine-city topology, each
+ * followed by its `plain` baseline), memory scaling, the optimizer (`evaluate`, `optimize`),
+ * and scale (`ours` on synthetic topologies of 16, 32 and 64 islands). Targets (issue
+ * "Performance"): ours / plain wall time <= 1.3 per mode (summed over the ModelBytes), peak
+ * RSS at the largest ModelBytes <= 1.2 x at the smallest, evaluate >= 1000 calls/s and
+ * optimize < 10 s for nine islands, 64 islands complete a round, and the wall time of a round
+ * grows no faster than its packet-hops (log-log slope <= 1.1 over the scale cases).
+ */
+class BenchRunner
+{
+  public:
+    /** How much to measure. */
+    enum class Profile
+    {
+        FULL,  //!< the issue's sizes: 64 MB, 256 MB, 1 GB (tens of minutes)
+        QUICK, //!< smaller sizes and budgets (a minute or two on two cores)
+        SMOKE, //!< the smallest cases, for the CTest smoke test (seconds)
+    };
+
+    /** The runner's settings. */
+    struct Options
+    {
+        Profile profile{Profile::FULL};    //!< how much to measure
+        std::string out;                   //!< the JSON file to write
+        std::string topologyFile;          //!< the nine-city topology
+        std::vector<CapabilityMode> modes; //!< simulated modes (empty: the profile's)
+    };
+
+    /**
+     * @param options the settings
+     */
+    explicit BenchRunner(const Options& options);
+
+    /**
+     * @brief Run every case, print the tables and targets on stdout (progress on stderr), and
+     * write the JSON.
+     * @return 0 when every case ran and passed its own checks (targets may still be unmet),
+     *         1 otherwise
+     * @throws WanInputError when the JSON cannot be written
+     */
+    int Run();
+
+    /**
+     * @param profile a profile
+     * @return its name (full, quick, smoke)
+     */
+    static std::string GetProfileName(Profile profile);
+
+  private:
+    /** One target of the issue, as measured. */
+    struct Target
+    {
+        std::string name;     //!< what is measured
+        double measured;      //!< the measured value
+        std::string relation; //!< "<=", ">=" or "<"
+        double target;        //!< the target value
+        std::string unit;     //!< the unit of both values
+        bool met;             //!< whether the measured value meets the target
+    };
+
+    /**
+     * @brief Run one case in a child process.
+     * @param arguments the case
+     * @param label what the progress line names
+     * @return the child's result plus peak_rss_mb, process_cpu_s and exit_status; on failure
+     *         an object with "passed": false and "error"
+     */
+    nlohmann::json RunCase(const BenchCase::Arguments& arguments, const std::string& label);
+
+    /** Measure the simulation cost and its baseline, fill m_simulation and m_memory. */
+    void RunSimulation();
+    /** Measure the optimizer, fill m_optimizer. */
+    void RunOptimizer();
+    /** Measure the scale cases and their baselines, fill m_scale and m_scalePlain. */
+    void RunScale();
+    /** Compute the targets from the measurements. */
+    void ComputeTargets();
+    /**
+     * @brief Print every table and the targets.
+     * @param out the stream
+     */
+    void Print(std::ostream& out) const;
+    /** @return the whole report as JSON */
+    nlohmann::json ToJson() const;
+
+    /**
+     * @param name the target
+     * @param measured the measured value
+     * @param relation "<=", ">=" or "<"
+     * @param target the target value
+     * @param unit the unit
+     */
+    void AddTarget(const std::string& name,
+                   double measured,
+                   const std::string& relation,
+                   double target,
+                   const std::string& unit);
+
+    Options m_options;                                //!< the settings
+    std::vector<uint64_t> m_sizes;                    //!< ModelBytes of the simulation cases
+    std::vector<uint32_t> m_scaleIslands;             //!< islands of the scale cases
+    uint64_t m_scaleBytes{0};                         //!< ModelBytes of the scale cases
+    CapabilityMode m_scaleMode{CapabilityMode::BOTH}; //!< mode of the scale cases
+    std::vector<CapabilityMode> m_evaluateModes;      //!< modes of the evaluate cases
+    double m_evaluateSeconds{1};                      //!< wall time of each evaluate case
+    std::vector<CapabilityMode> m_optimize9Modes;     //!< modes of optimize on nine islands
+    std::vector<CapabilityMode> m_optimize32Modes;    //!< modes of optimize on 32 islands
+    uint64_t m_optimize32Evaluations{0};              //!< their budget (0: the default)
+    std::string m_caseDir;                            //!< where the children write their results
+    uint32_t m_casesRun{0};                           //!< cases run so far
+    uint32_t m_casesTotal{0};                         //!< cases of the profile
+    bool m_allPassed{true};                           //!< whether every case passed
+    nlohmann::json m_simulation;                      //!< per (mode, size): ours, plain, ratio
+    nlohmann::json m_memory;        //!< per mode: RSS at the smallest and largest size
+    nlohmann::json m_evaluate;      //!< evaluate results
+    nlohmann::json m_optimize;      //!< optimize results
+    nlohmann::json m_scale;         //!< scale results, ours
+    nlohmann::json m_scalePlain;    //!< scale results, the plain baseline
+    double m_scaleExponent{0};      //!< log-log slope of wall time over packet-hops
+    double m_scalePlainExponent{0}; //!< the same for the plain baseline
+    std::vector<Target> m_targets;  //!< the targets
+};
+
+} // namespace ns3
+
+#endif /* BENCH_RUNNER_H */

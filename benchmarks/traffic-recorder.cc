@@ -1,0 +1,214 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "traffic-recorder.h"
+
+#include "island-sync-header.h"
+#include "training-island-application.h"
+#include "training-run.h"
+
+#include "ns3/callback.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingTrafficRecorder");
+
+namespace
+{
+
+/**
+ * @param modelBytes a chunk's model bytes
+ * @return its UDP payload bytes
+ */
+uint32_t
+PayloadBytes(uint32_t modelBytes)
+{
+    return IslandSyncHeader::FIXED_SIZE + modelBytes;
+}
+
+/**
+ * @param payloadBytes UDP payload bytes
+ * @return the packet's bits on a point-to-point wire
+ */
+double
+WireBits(uint32_t payloadBytes)
+{
+    return 8.0 * (TrainingIslandApplication::PPP_HEADER_BYTES +
+                  TrainingIslandApplication::IP_UDP_HEADER_BYTES + payloadBytes);
+}
+
+} // namespace
+
+TrafficRecorder::TrafficRecorder(TrainingRun& run)
+    : m_run(run),
+      m_n(run.GetTopology().GetNCities())
+{
+    NS_LOG_FUNCTION(this);
+    CapabilityMode mode = run.GetConfig().mode;
+    m_aggregated = mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+    m_sent.resize(m_n * (m_n + 1));
+    m_aggregates.resize(m_n);
+    const ApplicationContainer& apps = run.GetApps();
+    for (auto app = apps.Begin(); app != apps.End(); ++app)
+    {
+        (*app)->TraceConnectWithoutContext("ChunkSent",
+                                           MakeCallback(&TrafficRecorder::OnChunkSent, this));
+        (*app)->TraceConnectWithoutContext("ChunkReceived",
+                                           MakeCallback(&TrafficRecorder::OnChunkReceived, this));
+        (*app)->TraceConnectWithoutContext("RoundFinished",
+                                           MakeCallback(&TrafficRecorder::OnRoundFinished, this));
+    }
+}
+
+void
+TrafficRecorder::Add(Stream& stream, uint32_t modelBytes)
+{
+    double now = Simulator::Now().GetSeconds();
+    if (stream.packets == 0)
+    {
+        stream.firstS = now;
+    }
+    stream.lastS = now;
+    ++stream.packets;
+    uint32_t payload = PayloadBytes(modelBytes);
+    stream.lastBits = WireBits(payload);
+    stream.bits += stream.lastBits;
+    ++stream.sizes[payload];
+}
+
+void
+TrafficRecorder::OnChunkSent(uint32_t island,
+                             uint32_t destination,
+                             const IslandSyncHeader& header,
+                             uint32_t modelBytes,
+                             bool resent)
+{
+    bool group = destination == TrainingIslandApplication::ALL_MEMBERS;
+    Stream& stream = m_sent[island * (m_n + 1) + (group ? m_n : destination)];
+    if (group && stream.packets == 0)
+    {
+        stream.group = m_run.GetApp(island)->GetMulticastGroup(header.GetRound());
+    }
+    Add(stream, modelBytes);
+    m_resent += resent ? 1 : 0;
+}
+
+void
+TrafficRecorder::OnChunkReceived(uint32_t island,
+                                 const IslandSyncHeader& header,
+                                 uint32_t modelBytes,
+                                 bool /* duplicate */)
+{
+    // Only an FPGA's aggregates: ring mode sends its partial sums as AGGREGATE chunks too,
+    // island to island, and those are recorded where they are sent.
+    if (m_aggregated && header.GetType() == IslandSyncHeader::AGGREGATE)
+    {
+        Add(m_aggregates[island], modelBytes);
+    }
+}
+
+void
+TrafficRecorder::OnRoundFinished(uint32_t /* island */,
+                                 uint32_t /* round */,
+                                 uint32_t /* clique */,
+                                 const std::vector<float>& /* parameters */)
+{
+    m_lastRoundEndS = std::max(m_lastRoundEndS, Simulator::Now().GetSeconds());
+}
+
+PlainNs3Baseline::Traffic
+TrafficRecorder::GetTraffic() const
+{
+    const WanTopology& topology = m_run.GetTopology();
+    CapabilityMode mode = m_run.GetConfig().mode;
+    PlainNs3Baseline::Traffic traffic;
+    traffic.multicast = mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+    traffic.absorbAtMemberRouters = traffic.multicast && m_aggregated;
+
+    // A stream's rate: the wire bits of every packet but the last over the time they took; a
+    // single packet goes at the capacity of the first link it crosses.
+    auto makeFlow = [](const Stream& stream, double capacityBps) {
+        PlainNs3Baseline::Flow flow;
+        flow.startS = stream.firstS;
+        double span = stream.lastS - stream.firstS;
+        flow.rateBps =
+            stream.packets > 1 && span > 0 ? (stream.bits - stream.lastBits) / span : capacityBps;
+        std::vector<std::pair<uint32_t, uint64_t>> sizes(stream.sizes.begin(), stream.sizes.end());
+        std::stable_sort(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) {
+            return a.second > b.second;
+        });
+        flow.sizes = std::move(sizes);
+        return flow;
+    };
+
+    for (uint32_t island = 0; island < m_n; ++island)
+    {
+        double upBps = topology.GetDirectedLinkCapacityGbps(topology.GetAccessUpLink(island)) * 1e9;
+        for (uint32_t destination = 0; destination <= m_n; ++destination)
+        {
+            const Stream& stream = m_sent[island * (m_n + 1) + destination];
+            if (stream.packets == 0)
+            {
+                continue;
+            }
+            PlainNs3Baseline::Flow flow = makeFlow(stream, upBps);
+            flow.source = island;
+            if (destination == m_n)
+            {
+                flow.target = PlainNs3Baseline::Target::GROUP;
+                flow.group = stream.group;
+            }
+            else
+            {
+                flow.target = m_aggregated ? PlainNs3Baseline::Target::ROUTER
+                                           : PlainNs3Baseline::Target::ISLAND;
+                flow.destination = destination;
+            }
+            traffic.flows.push_back(std::move(flow));
+        }
+    }
+    for (uint32_t island = 0; island < m_n; ++island)
+    {
+        const Stream& stream = m_aggregates[island];
+        if (stream.packets == 0)
+        {
+            continue;
+        }
+        uint32_t down = topology.GetAccessDownLink(island);
+        double downBps = topology.GetDirectedLinkCapacityGbps(down) * 1e9;
+        PlainNs3Baseline::Flow flow = makeFlow(stream, downBps);
+        // The first aggregate left the router one transmission and one propagation earlier.
+        double firstBits = WireBits(flow.sizes.front().first);
+        flow.startS = std::max(0.0,
+                               stream.firstS - firstBits / downBps -
+                                   topology.GetDirectedLinkLatencyMs(down) * 1e-3);
+        flow.source = island;
+        flow.fromRouter = true;
+        flow.target = PlainNs3Baseline::Target::ISLAND;
+        flow.destination = island;
+        traffic.flows.push_back(std::move(flow));
+    }
+    return traffic;
+}
+
+uint64_t
+TrafficRecorder::GetResentChunks() const
+{
+    return m_resent;
+}
+
+double
+TrafficRecorder::GetLastRoundEndSeconds() const
+{
+    return m_lastRoundEndS;
+}
+
+} // namespace ns3

@@ -1,0 +1,167 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/*
+ * The benchmarks of the module (./wan-training bench [--quick]); benchmarks/README.md explains
+ * every number.
+ *
+ *   wan-bench (parent)                           one child process per case, one at a time:
+ *     |-- ours  unicast 64 MB   ----------------> TrainingRun, nine-city, all-island clique
+ *     |-- plain unicast 64 MB   ----------------> the same packets, stock UdpClient/PacketSink
+ *     |   ... every mode x ModelBytes                 over the same routes
+ *     |-- evaluate / optimize  -----------------> ScheduleOptimizer on 9 and 32 islands
+ *     |-- scale 16 / 32 / 64 islands -----------> TrainingRun on synthetic topologies
+ *     `-> tables + targets on stdout, JSON in --out (peak RSS per case from wait4)
+ *
+ * Usage: wan-bench [--quick | --smoke] [--out=FILE] [--modes=unicast,both,...]
+ * Exit status: 0 every case ran and passed its own checks (a target may still be NOT met),
+ * 1 input error or a case failed.
+ */
+
+#include "bench-case.h"
+#include "bench-runner.h"
+#include "command-line-values.h"
+#include "link-load-model.h"
+#include "wan-input-error.h"
+
+#include "ns3/command-line.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/** The program name error messages start with. */
+const std::string PROGRAM = "wan-bench";
+
+/**
+ * @param text a comma-separated list of mode names
+ * @return the modes
+ * @throws WanInputError on an unknown or analytic-only mode
+ */
+std::vector<CapabilityMode>
+ParseModes(const std::string& text)
+{
+    std::vector<CapabilityMode> modes;
+    std::istringstream in(text);
+    std::string name;
+    while (std::getline(in, name, ','))
+    {
+        CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--modes", name);
+        if (mode == CapabilityMode::TREE)
+        {
+            throw WanInputError(PROGRAM, "--modes", "mode 'tree' is not simulated");
+        }
+        modes.push_back(mode);
+    }
+    if (modes.empty())
+    {
+        throw WanInputError(PROGRAM, "--modes", "needs at least one mode");
+    }
+    return modes;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    bool quick = false;
+    bool smoke = false;
+    std::string out = "results/bench/bench.json";
+    std::string topologyFile = WAN_TRAINING_SOURCE_DIR "/topologies/doublezero-nine-city.json";
+    std::string modesText;
+    // One case in this process (the parent starts the program again with these).
+    std::string caseKind;
+    std::string resultFile;
+    std::string syntheticText = "0";
+    std::string modeText = "unicast";
+    std::string modelBytesText = "1e9";
+    std::string computeText = "1";
+    std::string secondsText = "1";
+    std::string evaluationsText = "0";
+    std::string oursResult;
+
+    CommandLine cmd(__FILE__);
+    cmd.Usage("The module's benchmarks: simulation cost against a plain-ns-3 baseline, memory "
+              "scaling, optimizer speed and scale, with the targets (benchmarks/README.md).");
+    cmd.AddValue("quick", "smaller sizes and budgets (a minute or two)", quick);
+    cmd.AddValue("smoke", "the smallest cases only (a few seconds; the CTest smoke test)", smoke);
+    cmd.AddValue("out", "the JSON file to write", out);
+    cmd.AddValue("topology", "the nine-city topology JSON", topologyFile);
+    cmd.AddValue("modes", "simulated modes, comma separated (default: the profile's)", modesText);
+    cmd.AddValue("case", "internal: run one case (ours, plain, evaluate, optimize)", caseKind);
+    cmd.AddValue("result", "internal: the case's result file", resultFile);
+    cmd.AddValue("syntheticIslands", "internal: the case's synthetic topology size", syntheticText);
+    cmd.AddValue("mode", "internal: the case's capability mode", modeText);
+    cmd.AddValue("modelBytes", "internal: the case's ModelBytes", modelBytesText);
+    cmd.AddValue("computeS", "internal: the case's tau_c", computeText);
+    cmd.AddValue("seconds", "internal: the case's least measuring time", secondsText);
+    cmd.AddValue("maxEvaluations", "internal: the case's optimizer budget", evaluationsText);
+    cmd.AddValue("oursResult", "internal: the `ours` result a plain case replays", oursResult);
+    cmd.Parse(argc, argv);
+
+    return CommandLineValues::RunProgram([&]() {
+        if (!caseKind.empty())
+        {
+            BenchCase::Arguments arguments;
+            arguments.kind = caseKind;
+            arguments.topologyFile = topologyFile;
+            arguments.syntheticIslands =
+                static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
+                                                                       "--syntheticIslands",
+                                                                       syntheticText,
+                                                                       0,
+                                                                       64));
+            arguments.mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeText);
+            arguments.modelBytes = CommandLineValues::ParseWholeNumber(PROGRAM,
+                                                                       "--modelBytes",
+                                                                       modelBytesText,
+                                                                       1,
+                                                                       uint64_t{1} << 53);
+            arguments.computeS =
+                CommandLineValues::ParseNumber(PROGRAM, "--computeS", computeText, 0, true);
+            arguments.seconds =
+                CommandLineValues::ParseNumber(PROGRAM, "--seconds", secondsText, 0, false);
+            arguments.maxEvaluations =
+                CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 0);
+            arguments.oursResult = oursResult;
+            if (resultFile.empty())
+            {
+                throw WanInputError(PROGRAM, "--result", "required with --case");
+            }
+            nlohmann::json result = BenchCase::Run(arguments);
+            CommandLineValues::WriteText(PROGRAM, "--result", resultFile, result.dump() + "\n");
+            return 0;
+        }
+        if (quick && smoke)
+        {
+            throw WanInputError(PROGRAM, "--smoke", "give --quick or --smoke, not both");
+        }
+        BenchRunner::Options options;
+        options.profile = smoke   ? BenchRunner::Profile::SMOKE
+                          : quick ? BenchRunner::Profile::QUICK
+                                  : BenchRunner::Profile::FULL;
+        options.out = out;
+        options.topologyFile = topologyFile;
+        if (!modesText.empty())
+        {
+            options.modes = ParseModes(modesText);
+        }
+        std::ifstream probe(topologyFile);
+        if (!probe)
+        {
+            throw WanInputError(PROGRAM, "--topology", "cannot read '" + topologyFile + "'");
+        }
+        BenchRunner runner(options);
+        return runner.Run();
+    });
+}

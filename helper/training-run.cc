@@ -1,0 +1,839 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-run.h"
+
+#include "aggregator-helper.h"
+#include "island-sync-header.h"
+#include "schedule-metrics.h"
+#include "training-helper.h"
+#include "wan-fault-error-model.h"
+#include "wan-input-error.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+#include "ns3/names.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/point-to-point-net-device.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-helper.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <system_error>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingTrainingRun");
+
+namespace
+{
+
+/** The largest ModelBytes a run accepts (the simulate program's --modelBytes bound). */
+constexpr uint64_t MAX_MODEL_BYTES = uint64_t{1} << 50;
+
+/**
+ * @param mode a capability mode
+ * @return whether its islands send to multicast groups
+ */
+bool
+IsMulticastMode(CapabilityMode mode)
+{
+    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+}
+
+/**
+ * @param mode a capability mode
+ * @return whether in-line FPGAs sum its contributions
+ */
+bool
+IsAggregatedMode(CapabilityMode mode)
+{
+    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+}
+
+/**
+ * @param value a number
+ * @return its text as a stream writes it (what a message quotes as "got")
+ */
+std::string
+NumberText(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
+/**
+ * @param rate a data rate
+ * @return it in Gbps
+ */
+double
+Gbps(const DataRate& rate)
+{
+    return static_cast<double>(rate.GetBitRate()) / 1e9;
+}
+
+} // namespace
+
+void
+TrainingRun::Validate(const WanTopology& topology,
+                      const CliqueSchedule& schedule,
+                      const Config& config,
+                      const std::string& program)
+{
+    const uint32_t n = topology.GetNCities();
+    if (n > IslandSyncHeader::MAX_ISLANDS)
+    {
+        throw WanInputError(program,
+                            "--topology",
+                            "at most " + std::to_string(IslandSyncHeader::MAX_ISLANDS) +
+                                " islands are supported (got " + std::to_string(n) + ")");
+    }
+    if (schedule.GetNIslands() != n)
+    {
+        throw WanInputError(program,
+                            "--schedule",
+                            "the schedule has " + std::to_string(schedule.GetNIslands()) +
+                                " islands, the topology '" + topology.GetName() + "' " +
+                                std::to_string(n) + " cities");
+    }
+
+    const std::string modeName = CapabilityModeToString(config.mode);
+    if (config.mode == CapabilityMode::TREE)
+    {
+        throw WanInputError(program,
+                            "--mode",
+                            "mode '" + modeName +
+                                "' is not simulated (simulated: unicast, multicast, aggregation, "
+                                "both, ring)");
+    }
+    if (IsMulticastMode(config.mode) && !topology.HasMulticast())
+    {
+        throw WanInputError(program,
+                            "--mode",
+                            "mode '" + modeName + "' needs multicast, but topology '" +
+                                topology.GetName() + "' has capabilities.multicast false");
+    }
+    if (IsAggregatedMode(config.mode) && !topology.HasAggregation())
+    {
+        throw WanInputError(program,
+                            "--mode",
+                            "mode '" + modeName + "' needs in-line aggregation, but topology '" +
+                                topology.GetName() + "' has capabilities.aggregation false");
+    }
+
+    if (config.modelBytes < 1 || config.modelBytes > MAX_MODEL_BYTES)
+    {
+        throw WanInputError(program,
+                            "--modelBytes",
+                            "must be a whole number in [1, " + std::to_string(MAX_MODEL_BYTES) +
+                                "] (got '" + std::to_string(config.modelBytes) + "')");
+    }
+    if (config.parameterCount < 1)
+    {
+        throw WanInputError(program, "--parameterCount", "must be at least 1 (got '0')");
+    }
+    if (uint64_t{IslandSyncHeader::VALUE_BYTES} * config.parameterCount > config.modelBytes)
+    {
+        throw WanInputError(program,
+                            "--parameterCount",
+                            "4 bytes x " + std::to_string(config.parameterCount) +
+                                " values exceed --modelBytes=" + std::to_string(config.modelBytes));
+    }
+    if (config.rounds < 1)
+    {
+        throw WanInputError(program, "--rounds", "must be at least 1 (got '0')");
+    }
+    if (config.seed < 1)
+    {
+        throw WanInputError(program, "--seed", "must be at least 1 (got '0')");
+    }
+    if (!(config.learningRate > 0 && config.learningRate < 1))
+    {
+        throw WanInputError(program,
+                            "--learningRate",
+                            "must be a number in (0, 1) (got '" + NumberText(config.learningRate) +
+                                "')");
+    }
+    if (!(config.wanLossRate >= 0 && config.wanLossRate <= 0.5))
+    {
+        throw WanInputError(program,
+                            "--loss",
+                            "must be a number in [0, 0.5] (got '" + NumberText(config.wanLossRate) +
+                                "')");
+    }
+    if (config.pcapSnaplen < 70 || config.pcapSnaplen > 65535)
+    {
+        throw WanInputError(program,
+                            "--pcapSnaplen",
+                            "must be an integer in [70, 65535] (got '" +
+                                std::to_string(config.pcapSnaplen) + "')");
+    }
+
+    // The chunk size must fit the path MTU of every clique that exchanges.
+    const uint32_t overhead =
+        TrainingIslandApplication::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
+    if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
+    {
+        throw WanInputError(program,
+                            "--chunkBytes",
+                            "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
+                                ")");
+    }
+    for (const auto& round : schedule.GetRounds())
+    {
+        for (const auto& clique : round)
+        {
+            for (uint32_t a : clique)
+            {
+                for (uint32_t b : clique)
+                {
+                    if (a != b &&
+                        uint64_t{config.chunkBytes} + overhead > topology.GetPathMtuBytes(a, b))
+                    {
+                        throw WanInputError(
+                            program,
+                            "--chunkBytes",
+                            std::to_string(config.chunkBytes) + " bytes + " +
+                                std::to_string(overhead) + " header bytes exceed the path MTU " +
+                                std::to_string(topology.GetPathMtuBytes(a, b)) + " of " +
+                                topology.GetCity(a).id + "->" + topology.GetCity(b).id);
+                    }
+                }
+            }
+        }
+    }
+
+    if (config.mode == CapabilityMode::RING)
+    {
+        // Every member's segment of the ring needs at least one chunk (the application cuts
+        // the model as done here).
+        for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+        {
+            for (const auto& clique : schedule.GetRound(r))
+            {
+                const uint64_t k = clique.size();
+                if (k < 2)
+                {
+                    continue;
+                }
+                std::string names;
+                uint32_t pathMtu = WanTopology::MAX_MTU_BYTES;
+                for (uint32_t a : clique)
+                {
+                    names += (names.empty() ? "" : " ") + topology.GetCity(a).id;
+                    for (uint32_t b : clique)
+                    {
+                        if (a != b)
+                        {
+                            pathMtu = std::min(pathMtu, topology.GetPathMtuBytes(a, b));
+                        }
+                    }
+                }
+                const std::string ring = "the ring of " + std::to_string(k) + " members {" + names +
+                                         "} of schedule round " + std::to_string(r);
+                uint64_t chunkBytes = config.chunkBytes;
+                if (chunkBytes == 0)
+                {
+                    chunkBytes = (pathMtu - overhead) / IslandSyncHeader::VALUE_BYTES *
+                                 IslandSyncHeader::VALUE_BYTES;
+                    if ((config.modelBytes + chunkBytes - 1) / chunkBytes < k)
+                    {
+                        chunkBytes = config.modelBytes / k / IslandSyncHeader::VALUE_BYTES *
+                                     IslandSyncHeader::VALUE_BYTES;
+                    }
+                    if (chunkBytes == 0)
+                    {
+                        throw WanInputError(
+                            program,
+                            "--modelBytes",
+                            std::to_string(config.modelBytes) + " bytes are too few for " + ring +
+                                ": each member's segment needs a chunk of at least 4 bytes, so "
+                                "ring mode needs at least " +
+                                std::to_string(IslandSyncHeader::VALUE_BYTES * k) + " bytes");
+                    }
+                }
+                const uint64_t chunks = (config.modelBytes + chunkBytes - 1) / chunkBytes;
+                if (chunks < k)
+                {
+                    throw WanInputError(
+                        program,
+                        "--chunkBytes",
+                        std::to_string(config.chunkBytes) +
+                            " cuts --modelBytes=" + std::to_string(config.modelBytes) + " into " +
+                            std::to_string(chunks) + " chunks, fewer than the members of " + ring +
+                            " (each member's segment needs a chunk); use at most " +
+                            std::to_string(config.modelBytes / k / IslandSyncHeader::VALUE_BYTES *
+                                           IslandSyncHeader::VALUE_BYTES) +
+                            " bytes, or 0");
+                }
+            }
+        }
+    }
+    if (config.maxRepairAttempts < 1)
+    {
+        throw WanInputError(program, "--maxRepairAttempts", "must be at least 1 (got '0')");
+    }
+    config.faults.Validate(program, topology, config.rounds);
+
+    if (!config.pcapDir.empty())
+    {
+        std::error_code error;
+        std::filesystem::create_directories(config.pcapDir, error);
+        if (error || !std::filesystem::is_directory(config.pcapDir, error))
+        {
+            throw WanInputError(program,
+                                "--pcap",
+                                "cannot create directory '" + config.pcapDir + "'");
+        }
+    }
+}
+
+TrainingRun::TrainingRun(const WanTopology& topology,
+                         const CliqueSchedule& schedule,
+                         const Config& config,
+                         const std::string& program)
+    : m_topology(topology),
+      m_schedule(schedule),
+      m_config(config),
+      m_program(program),
+      m_faultLog(&std::cerr)
+{
+    NS_LOG_FUNCTION(this << topology.GetName() << CapabilityModeToString(config.mode));
+    Validate(m_topology, m_schedule, m_config, m_program);
+}
+
+TrainingRun::~TrainingRun()
+{
+    NS_LOG_FUNCTION(this);
+    m_results.reset();
+    m_apps = ApplicationContainer();
+    m_pim.reset();
+    m_scenario.reset();
+    Simulator::Destroy();
+    Names::Clear();
+}
+
+void
+TrainingRun::Build()
+{
+    NS_LOG_FUNCTION(this);
+    NS_ABORT_MSG_IF(m_scenario, "TrainingRun::Build(): the run is already built");
+    RngSeedManager::SetSeed(m_config.seed);
+    RngSeedManager::SetRun(1);
+
+    const bool multicast = IsMulticastMode(m_config.mode);
+    const bool aggregated = IsAggregatedMode(m_config.mode);
+    m_scenario = std::make_unique<WanTopologyHelper>(m_topology);
+    AggregatorHelper aggregators;
+    if (aggregated)
+    {
+        // The FPGA is the router's access device itself: placed before the links are built.
+        aggregators.SetAttribute("SlotCount", UintegerValue(m_config.fpgaSlots));
+        aggregators.SetAttribute("Timeout", TimeValue(m_config.fpgaTimeout));
+        aggregators.SetAttribute("ProcessingDelay", TimeValue(m_config.fpgaDelay));
+        aggregators.SetAttribute("LineRate", DataRateValue(m_config.fpgaLineRate));
+        aggregators.Install(*m_scenario);
+    }
+    m_scenario->Install();
+    if (aggregated)
+    {
+        aggregators.SetSchedule(*m_scenario, m_schedule, m_config.jobId);
+    }
+    m_pim = std::make_unique<PimMulticastHelper>(*m_scenario);
+    if (multicast)
+    {
+        try
+        {
+            m_pim->SetGroupRange(m_config.groupRange);
+            m_pim->InstallSchedule(m_schedule);
+        }
+        catch (const WanInputError& error)
+        {
+            throw WanInputError(m_program, "--groupRange", error.GetReason());
+        }
+    }
+    const FaultPlan& faults = m_config.faults;
+    if (m_config.wanLossRate > 0 || faults.duplicateRate > 0 || faults.reorderRate > 0 ||
+        !faults.linkOutages.empty())
+    {
+        m_faultModels = TrainingHelper::InstallWanFaultModels(*m_scenario,
+                                                              m_config.wanLossRate,
+                                                              faults.reorderRate,
+                                                              faults.duplicateRate,
+                                                              m_config.lossStream);
+        for (const auto& model : m_faultModels)
+        {
+            model->SetAttribute("ReorderDelay", TimeValue(faults.reorderDelay));
+        }
+    }
+
+    TrainingHelper training(*m_scenario, m_schedule);
+    training.SetMode(m_config.mode);
+    if (multicast)
+    {
+        // The TTL must also reach members along the longer routes a link failure leaves.
+        std::size_t routers = 0;
+        for (Time at : faults.GetLinkEventTimes())
+        {
+            WanTopology routing = m_topology.WithLinksDown(faults.GetLinksDownAt(at));
+            for (uint32_t a = 0; a < routing.GetNCities(); ++a)
+            {
+                for (uint32_t b = 0; b < routing.GetNCities(); ++b)
+                {
+                    if (a != b)
+                    {
+                        routers = std::max(routers, routing.GetRoute(a, b).cities.size());
+                    }
+                }
+            }
+        }
+        training.SetMulticast(*m_pim,
+                              static_cast<uint8_t>(std::min<std::size_t>(routers + 1, 255)));
+    }
+    training.SetAttribute("JobId", UintegerValue(m_config.jobId));
+    training.SetAttribute("Rounds", UintegerValue(m_config.rounds));
+    training.SetAttribute("ModelBytes", UintegerValue(m_config.modelBytes));
+    training.SetAttribute("ChunkBytes", UintegerValue(m_config.chunkBytes));
+    training.SetAttribute("ParameterCount", UintegerValue(m_config.parameterCount));
+    training.SetAttribute("LocalSteps", UintegerValue(m_config.localSteps));
+    training.SetAttribute("StepTime", TimeValue(m_config.stepTime));
+    training.SetAttribute("LearningRate", DoubleValue(m_config.learningRate));
+    training.SetAttribute("Heterogeneity", DoubleValue(m_config.heterogeneity));
+    training.SetAttribute("ObjectiveSeed", UintegerValue(m_config.seed));
+    training.SetAttribute("StreamRate", DataRateValue(m_config.streamRate));
+    training.SetAttribute("NackTimeout", TimeValue(m_config.nackTimeout));
+    training.SetAttribute("MaxRepairAttempts", UintegerValue(m_config.maxRepairAttempts));
+    m_apps = training.Install();
+    for (uint32_t i = 0; i < m_apps.GetN(); ++i)
+    {
+        Ptr<TrainingIslandApplication> app = GetApp(i);
+        if (faults.GetCrashRound(i) != FaultPlan::NO_CRASH)
+        {
+            app->SetAttribute("CrashRound", UintegerValue(faults.GetCrashRound(i)));
+        }
+        if (faults.GetStepTimeFactor(i) != 1)
+        {
+            app->SetAttribute("StepTime",
+                              TimeValue(m_config.stepTime * faults.GetStepTimeFactor(i)));
+        }
+    }
+    m_results = std::make_unique<TrainingResults>(*m_scenario, m_schedule, m_apps);
+    m_results->SetConfigJson(GetConfigJson().dump());
+    m_results->SetFaultPlanJson(faults.ToJson(m_topology).dump());
+
+    m_roundsEnded.assign(m_config.rounds, 0);
+    m_roundsDone = 0;
+    m_islandRoundsEnded.assign(m_apps.GetN(), 0);
+    m_islandsDone = 0;
+    for (auto app = m_apps.Begin(); app != m_apps.End(); ++app)
+    {
+        (*app)->TraceConnectWithoutContext("RoundFinished",
+                                           MakeCallback(&TrainingRun::OnRoundFinished, this));
+        (*app)->TraceConnectWithoutContext("RoundAbandoned",
+                                           MakeCallback(&TrainingRun::OnRoundAbandoned, this));
+        (*app)->TraceConnectWithoutContext("Crashed", MakeCallback(&TrainingRun::OnCrashed, this));
+    }
+    for (Time at : faults.GetLinkEventTimes())
+    {
+        Simulator::Schedule(at, &TrainingRun::ApplyLinkState, this);
+    }
+
+    if (!m_config.pcapDir.empty())
+    {
+        // One capture per directed link on its transmitting device, hooked as
+        // PointToPointHelper::EnablePcap does (PromiscSniffer), cut to pcapSnaplen bytes.
+        PcapHelper pcap;
+        for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
+        {
+            std::string file = (std::filesystem::path(m_config.pcapDir) /
+                                GetPcapFileName(m_topology.GetDirectedLinkName(d)))
+                                   .string();
+            Ptr<PcapFileWrapper> wrapper =
+                pcap.CreateFile(file, std::ios::out, PcapHelper::DLT_PPP, m_config.pcapSnaplen);
+            pcap.HookDefaultSink<PointToPointNetDevice>(
+                DynamicCast<PointToPointNetDevice>(m_scenario->GetTxDevice(d)),
+                "PromiscSniffer",
+                wrapper);
+        }
+    }
+}
+
+void
+TrainingRun::EnableProgress(std::ostream& out,
+                            const std::string& label,
+                            std::chrono::milliseconds wallInterval)
+{
+    m_progress = &out;
+    m_progressLabel = label;
+    m_progressInterval = wallInterval;
+}
+
+void
+TrainingRun::Run()
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_scenario)
+    {
+        Build();
+    }
+    m_wallStart = std::chrono::steady_clock::now();
+    m_lastProgress = m_wallStart;
+    const Time limit = GetTimeLimit();
+    m_stoppedByTimeLimit = false;
+    if (m_islandsDone < m_apps.GetN())
+    {
+        m_guardEvent =
+            Simulator::Schedule(limit - Simulator::Now(), &TrainingRun::OnTimeLimit, this);
+    }
+    Simulator::Run();
+    m_guardEvent.Cancel();
+    m_results->Finish(limit.GetSeconds(), m_stoppedByTimeLimit);
+    m_wallSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
+    if (m_faultLog && m_stoppedByTimeLimit)
+    {
+        *m_faultLog << m_program << ": the time limit of " << limit.GetSeconds()
+                    << " s stopped the simulation; " << m_apps.GetN() - m_islandsDone
+                    << " islands had rounds left (see the results' unfinished rounds)" << std::endl;
+    }
+}
+
+void
+TrainingRun::SetFaultLog(std::ostream* out)
+{
+    m_faultLog = out;
+}
+
+Time
+TrainingRun::GetTimeLimit() const
+{
+    const FaultPlan& faults = m_config.faults;
+    if (faults.timeLimit.IsStrictlyPositive())
+    {
+        return faults.timeLimit;
+    }
+    double lastEventS = 0;
+    for (Time at : faults.GetLinkEventTimes())
+    {
+        lastEventS = std::max(lastEventS, at.GetSeconds());
+    }
+    double slowest = 1;
+    for (const auto& straggler : faults.stragglers)
+    {
+        slowest = std::max(slowest, straggler.factor);
+    }
+    const double computeS = m_config.localSteps * m_config.stepTime.GetSeconds() * slowest;
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = static_cast<double>(m_config.modelBytes);
+    ScheduleMetrics metrics(m_topology, settings);
+    double commS = 0;
+    for (const auto& round : m_schedule.GetRounds())
+    {
+        commS = std::max(commS, metrics.GetRoundCost(round, m_config.mode).commS);
+    }
+    double rttS = 0;
+    double accessS = 0;
+    for (uint32_t l = 0; l < m_topology.GetNLinks(); ++l)
+    {
+        rttS += 2e-3 * m_topology.GetLink(l).latencyMs;
+    }
+    for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
+    {
+        accessS = std::max(accessS, 4e-3 * m_topology.GetCity(i).accessLatencyMs);
+    }
+    double waitS = rttS + accessS + m_config.nackTimeout.GetSeconds();
+    if (IsAggregatedMode(m_config.mode))
+    {
+        waitS += m_config.fpgaTimeout.GetSeconds();
+    }
+    const double perRoundS = computeS + 10 * commS + 4.0 * (m_config.maxRepairAttempts + 2) * waitS;
+    return Seconds(lastEventS + m_config.rounds * perRoundS + 1);
+}
+
+void
+TrainingRun::OnTimeLimit()
+{
+    m_stoppedByTimeLimit = true;
+    Simulator::Stop();
+}
+
+void
+TrainingRun::ApplyLinkState()
+{
+    const std::vector<uint32_t> down = m_config.faults.GetLinksDownAt(Simulator::Now());
+    for (uint32_t l = 0; l < m_topology.GetNLinks(); ++l)
+    {
+        const bool isDown = std::binary_search(down.begin(), down.end(), l);
+        m_faultModels[2 * l]->SetLinkDown(isDown);
+        m_faultModels[2 * l + 1]->SetLinkDown(isDown);
+    }
+    const WanTopology routing = m_topology.WithLinksDown(down);
+    m_scenario->Reroute(routing);
+    if (IsMulticastMode(m_config.mode))
+    {
+        m_pim->Reroute(routing);
+    }
+    const std::vector<std::vector<uint32_t>> components = routing.GetComponents();
+    m_results->RecordRouteChange(down, components);
+    if (!m_faultLog)
+    {
+        return;
+    }
+    std::ostringstream line;
+    line << m_program << ": t = " << Simulator::Now().GetSeconds() << " s: ";
+    if (down.empty())
+    {
+        line << "every link is up";
+    }
+    else
+    {
+        line << "links down:";
+        for (uint32_t l : down)
+        {
+            const WanLink& link = m_topology.GetLink(l);
+            line << " " << m_topology.GetCity(link.a).id << "-" << m_topology.GetCity(link.b).id;
+        }
+    }
+    line << "; routes and multicast trees reinstalled; ";
+    if (components.size() == 1)
+    {
+        line << "the WAN is connected";
+    }
+    else
+    {
+        line << "the WAN is PARTITIONED into";
+        for (const auto& component : components)
+        {
+            line << " {";
+            for (std::size_t k = 0; k < component.size(); ++k)
+            {
+                line << (k ? " " : "") << m_topology.GetCity(component[k]).id;
+            }
+            line << "}";
+        }
+        line << " (cliques across it exclude the members they cannot reach)";
+    }
+    *m_faultLog << line.str() << std::endl;
+}
+
+void
+TrainingRun::OnRoundAbandoned(uint32_t island,
+                              uint32_t round,
+                              uint32_t /* clique */,
+                              const std::string& /* reason */)
+{
+    NoteRoundsEnded(island, round, round + 1);
+}
+
+void
+TrainingRun::OnCrashed(uint32_t island, uint32_t round)
+{
+    NoteRoundsEnded(island, round, m_config.rounds);
+}
+
+void
+TrainingRun::OnRoundFinished(uint32_t island,
+                             uint32_t round,
+                             uint32_t /* clique */,
+                             const std::vector<float>& /* parameters */)
+{
+    NoteRoundsEnded(island, round, round + 1);
+}
+
+void
+TrainingRun::NoteRoundsEnded(uint32_t island, uint32_t first, uint32_t end)
+{
+    // Every island ends every round (completed, abandoned, or crashed before it), idle ones
+    // (alone in their clique) included, in any order across cliques: a round is done once all
+    // of them have ended it.
+    if (first >= end || end > m_roundsEnded.size())
+    {
+        return;
+    }
+    m_islandRoundsEnded[island] += end - first;
+    if (m_islandRoundsEnded[island] == m_config.rounds && ++m_islandsDone == m_apps.GetN())
+    {
+        // Nothing can hang any more: what is left are bounded timers.
+        m_guardEvent.Cancel();
+    }
+    for (uint32_t round = first; round < end; ++round)
+    {
+        ++m_roundsEnded[round];
+    }
+    const uint32_t islands = m_topology.GetNCities();
+    bool advanced = false;
+    while (m_roundsDone < m_roundsEnded.size() && m_roundsEnded[m_roundsDone] == islands)
+    {
+        ++m_roundsDone;
+        advanced = true;
+    }
+    if (!advanced || !m_progress)
+    {
+        return;
+    }
+    auto now = std::chrono::steady_clock::now();
+    if (m_roundsDone < m_config.rounds && now - m_lastProgress < m_progressInterval)
+    {
+        return;
+    }
+    m_lastProgress = now;
+    std::ostringstream line;
+    line << m_progressLabel << ": round " << m_roundsDone << "/" << m_config.rounds
+         << " done, simulated " << std::fixed << std::setprecision(2)
+         << Simulator::Now().GetSeconds() << " s, wall " << std::setprecision(1)
+         << std::chrono::duration<double>(now - m_wallStart).count() << " s\n";
+    *m_progress << line.str() << std::flush;
+}
+
+nlohmann::json
+TrainingRun::GetConfigJson() const
+{
+    nlohmann::json config = {
+        {"topology_name", m_topology.GetName()},
+        {"schedule_rounds", nlohmann::json::parse(m_schedule.ToJson(m_topology))["rounds"]},
+        {"mode", CapabilityModeToString(m_config.mode)},
+        {"model_bytes", m_config.modelBytes},
+        {"chunk_bytes", m_config.chunkBytes},
+        {"parameter_count", m_config.parameterCount},
+        {"rounds", m_config.rounds},
+        {"local_steps", m_config.localSteps},
+        {"step_time_s", m_config.stepTime.GetSeconds()},
+        {"learning_rate", m_config.learningRate},
+        {"heterogeneity", m_config.heterogeneity},
+        {"seed", m_config.seed},
+        {"wan_packet_error_rate", m_config.wanLossRate},
+        {"wan_loss_stream", m_config.lossStream},
+        {"stream_rate_gbps", Gbps(m_config.streamRate)},
+        {"nack_timeout_s", m_config.nackTimeout.GetSeconds()},
+        {"port", TrainingIslandApplication::DEFAULT_PORT},
+        {"job_id", m_config.jobId},
+        {"pcap", m_config.pcapDir},
+        {"pcap_snaplen", m_config.pcapSnaplen},
+        {"max_repair_attempts", m_config.maxRepairAttempts},
+        {"faults", m_config.faults.ToJson(m_topology)},
+        {"time_limit_s", GetTimeLimit().GetSeconds()},
+    };
+    if (IsMulticastMode(m_config.mode))
+    {
+        config["group_range"] = m_config.groupRange;
+        if (m_pim)
+        {
+            config["multicast_ttl"] = m_pim->GetMulticastTtl();
+        }
+    }
+    if (IsAggregatedMode(m_config.mode))
+    {
+        config["fpga"] = {{"slot_count", m_config.fpgaSlots},
+                          {"timeout_s", m_config.fpgaTimeout.GetSeconds()},
+                          {"processing_delay_s", m_config.fpgaDelay.GetSeconds()},
+                          {"line_rate_gbps", Gbps(m_config.fpgaLineRate)}};
+    }
+    return config;
+}
+
+bool
+TrainingRun::Passed() const
+{
+    return m_results && m_results->IsComplete() &&
+           m_results->GetRoundsVerified() == m_config.rounds;
+}
+
+double
+TrainingRun::GetWallSeconds() const
+{
+    return m_wallSeconds;
+}
+
+const TrainingRun::Config&
+TrainingRun::GetConfig() const
+{
+    return m_config;
+}
+
+const WanTopology&
+TrainingRun::GetTopology() const
+{
+    return m_topology;
+}
+
+const CliqueSchedule&
+TrainingRun::GetSchedule() const
+{
+    return m_schedule;
+}
+
+const WanTopologyHelper&
+TrainingRun::GetScenario() const
+{
+    NS_ABORT_MSG_IF(!m_scenario, "TrainingRun::GetScenario(): call Build() first");
+    return *m_scenario;
+}
+
+const PimMulticastHelper&
+TrainingRun::GetPim() const
+{
+    NS_ABORT_MSG_IF(!m_pim, "TrainingRun::GetPim(): call Build() first");
+    return *m_pim;
+}
+
+const ApplicationContainer&
+TrainingRun::GetApps() const
+{
+    NS_ABORT_MSG_IF(!m_scenario, "TrainingRun::GetApps(): call Build() first");
+    return m_apps;
+}
+
+const std::vector<Ptr<WanFaultErrorModel>>&
+TrainingRun::GetFaultModels() const
+{
+    return m_faultModels;
+}
+
+Ptr<TrainingIslandApplication>
+TrainingRun::GetApp(uint32_t island) const
+{
+    NS_ABORT_MSG_IF(island >= m_apps.GetN(),
+                    "TrainingRun::GetApp(): no application for island "
+                        << island << " (" << m_apps.GetN() << " installed; call Build() first)");
+    return DynamicCast<TrainingIslandApplication>(m_apps.Get(island));
+}
+
+TrainingResults&
+TrainingRun::GetResults()
+{
+    NS_ABORT_MSG_IF(!m_results, "TrainingRun::GetResults(): call Build() first");
+    return *m_results;
+}
+
+const TrainingResults&
+TrainingRun::GetResults() const
+{
+    NS_ABORT_MSG_IF(!m_results, "TrainingRun::GetResults(): call Build() first");
+    return *m_results;
+}
+
+std::string
+TrainingRun::GetPcapFileName(std::string directedLinkName)
+{
+    size_t arrow = directedLinkName.find("->");
+    if (arrow != std::string::npos)
+    {
+        directedLinkName.replace(arrow, 2, "-");
+    }
+    std::replace(directedLinkName.begin(), directedLinkName.end(), ':', '-');
+    return directedLinkName + ".pcap";
+}
+
+} // namespace ns3

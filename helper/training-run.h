@@ -1,0 +1,291 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TRAINING_RUN_H
+#define TRAINING_RUN_H
+
+#include "aggregator-net-device.h"
+#include "clique-schedule.h"
+#include "fault-plan.h"
+#include "link-load-model.h"
+#include "pim-multicast-helper.h"
+#include "training-island-application.h"
+#include "training-results.h"
+#include "wan-topology-helper.h"
+#include "wan-topology.h"
+
+#include "ns3/application-container.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief One packet-level training run, built in one place: the WAN scenario
+ * (WanTopologyHelper), the in-line FPGAs (AggregatorHelper) in aggregation and both modes, the
+ * multicast source trees (PimMulticastHelper) in multicast and both modes, random loss on the
+ * WAN links, one TrainingIslandApplication per city (TrainingHelper), the results recorder
+ * (TrainingResults), optional pcap capture, and the faults of Config::faults (FaultPlan):
+ *
+ * - WAN faults (loss, reordering, duplication, links down) are a WanFaultErrorModel on the
+ *   receiving device of every WAN direction (TrainingHelper::InstallWanFaultModels), installed
+ *   when any of them is configured;
+ * - when a link goes down or comes up, both of its directions stop (resume) carrying packets,
+ *   the unicast routes of every router (WanTopologyHelper::Reroute) and the multicast trees
+ *   (PimMulticastHelper::Reroute) are recomputed on the links that are up and reinstalled at
+ *   once, and the change is recorded in the results (links down, connected components) and
+ *   reported on the fault log (SetFaultLog, std::cerr by default), partitions included; the
+ *   islands' multicast TTL covers the longest route of every state the plan goes through;
+ * - a crash sets the island's CrashRound, a straggler multiplies its StepTime;
+ * - a guard stops the simulation at Config::faults.timeLimit, or at a limit derived from the
+ *   configuration (GetTimeLimit) when it is 0, unless every island has ended every round before;
+ *   TrainingResults::Finish then records why each unfinished round did not complete.
+ *
+ * Every program and test that simulates training uses this class, so a scenario is set up the
+ * same way everywhere:
+ *
+ * @code
+ *   TrainingRun::Config config;
+ *   config.mode = CapabilityMode::BOTH;
+ *   config.rounds = 4;
+ *   TrainingRun run(topology, schedule, config); // validates the configuration
+ *   run.Build();                                 // connect extra trace sinks after this
+ *   run.Run();
+ *   run.GetResults().WriteFile("results.json");
+ * @endcode
+ *
+ * The simulator is global: one TrainingRun exists at a time. The destructor calls
+ * Simulator::Destroy() and Names::Clear(), so runs can follow each other in one process.
+ */
+class TrainingRun
+{
+  public:
+    /** Everything that configures a run besides the topology and the schedule. */
+    struct Config
+    {
+        CapabilityMode mode{CapabilityMode::UNICAST}; //!< unicast, multicast, aggregation,
+                                                      //!< both or ring (tree is not simulated)
+        uint16_t jobId{1};                            //!< JobId of the islands and the FPGAs
+        uint32_t rounds{1};                           //!< rounds to run (>= 1)
+        uint64_t modelBytes{100000000};               //!< ModelBytes, S
+        uint32_t chunkBytes{0};        //!< ChunkBytes (0: fill the path MTU; else a multiple of 4)
+        uint32_t parameterCount{1024}; //!< ParameterCount, real float32 values
+        uint32_t localSteps{10};       //!< LocalSteps per round
+        Time stepTime{MilliSeconds(10)};   //!< StepTime of one local step
+        double learningRate{0.05};         //!< LearningRate, in (0, 1)
+        double heterogeneity{1};           //!< Heterogeneity of the islands' objectives
+        uint32_t seed{1};                  //!< RngSeedManager seed and ObjectiveSeed (>= 1)
+        double wanLossRate{0};             //!< packet error rate on every WAN link, in [0, 0.5]
+        int64_t lossStream{0};             //!< first random stream of the WAN error models
+        DataRate streamRate{0};            //!< StreamRate (0: the bottleneck share)
+        Time nackTimeout{MilliSeconds(5)}; //!< NackTimeout
+        std::string groupRange{PimMulticastHelper::DEFAULT_GROUP_RANGE}; //!< multicast groups
+        uint32_t fpgaSlots{65536};           //!< AggregatorNetDevice SlotCount
+        Time fpgaTimeout{MilliSeconds(500)}; //!< AggregatorNetDevice Timeout
+        Time fpgaDelay{NanoSeconds(500)};    //!< AggregatorNetDevice ProcessingDelay
+        DataRate fpgaLineRate{"1000Gbps"};   //!< AggregatorNetDevice LineRate
+        std::string pcapDir;                 //!< one pcap per directed link here (empty: none)
+        uint32_t pcapSnaplen{65535};         //!< bytes kept of each frame, in [70, 65535]
+        uint32_t maxRepairAttempts{50};      //!< MaxRepairAttempts of the islands (>= 1)
+        FaultPlan faults;                    //!< faults to inject (none by default)
+    };
+
+    /**
+     * @brief Check a configuration against a topology and a schedule, before anything is built.
+     * @param topology the WAN
+     * @param schedule the clique schedule (its island count must match the topology)
+     * @param config the configuration
+     * @param program the name that error messages start with (e.g. "wan-training-simulate")
+     * @throws WanInputError naming program and the option ("--mode", "--chunkBytes", ...) with the
+     *         reason: a mode the topology cannot do or that is not simulated, more islands than
+     *         IslandSyncHeader supports, a chunk that does not fit a clique's path MTU, too many
+     *         parameters for the model size, a ring clique whose model is cut into fewer chunks
+     *         than it has members (--chunkBytes, or --modelBytes below 4 bytes per member), a
+     *         value out of range, a fault the topology or the rounds cannot have
+     *         (FaultPlan::Validate), a pcap directory that cannot be created
+     */
+    static void Validate(const WanTopology& topology,
+                         const CliqueSchedule& schedule,
+                         const Config& config,
+                         const std::string& program);
+
+    /**
+     * @param topology the WAN (copied)
+     * @param schedule the clique schedule (copied)
+     * @param config the configuration
+     * @param program the name that error messages start with
+     * @throws WanInputError as Validate()
+     */
+    TrainingRun(const WanTopology& topology,
+                const CliqueSchedule& schedule,
+                const Config& config,
+                const std::string& program = "TrainingRun");
+
+    /** Destroy the simulation and forget the node names. */
+    ~TrainingRun();
+
+    TrainingRun(const TrainingRun&) = delete;
+    TrainingRun& operator=(const TrainingRun&) = delete;
+
+    /**
+     * @brief Seed the random streams and build the scenario, FPGAs, trees, loss, islands,
+     * results recorder and pcap capture. Call once; connect extra trace sinks afterwards.
+     * @throws WanInputError on "--groupRange" when the group range is not a multicast network
+     *         or too small for the schedule (multicast and both modes)
+     */
+    void Build();
+
+    /**
+     * @brief Report progress on a stream while Run() runs: after a round ends on every island
+     * (at most once per wall-clock interval, and always after the last round), one line with
+     * the label, rounds done, simulated time and wall time.
+     * @param out the stream (e.g. std::cerr); must outlive Run()
+     * @param label what the line starts with (e.g. "both")
+     * @param wallInterval the smallest wall-clock time between two lines
+     */
+    void EnableProgress(std::ostream& out,
+                        const std::string& label,
+                        std::chrono::milliseconds wallInterval = std::chrono::milliseconds(1000));
+
+    /**
+     * @brief Build() if not yet built, then run the simulation until every island is done or
+     * the time limit (GetTimeLimit) stops it; then TrainingResults::Finish records why the
+     * rounds that did not complete did not.
+     * @throws WanInputError as Build()
+     */
+    void Run();
+
+    /**
+     * @brief Where fault events (a link down or up, the routes recomputed, a partition) are
+     * reported while the simulation runs, one line each starting with the program name.
+     * @param out the stream (nullptr: none); must outlive Run(); std::cerr by default
+     */
+    void SetFaultLog(std::ostream* out);
+
+    /**
+     * @return the simulated-time limit of the run: Config::faults.timeLimit when it is set,
+     *         else the last link event plus, per round, the compute time of the slowest island,
+     *         10 x MODEL.md's largest T_comm of a round, and 4 x (MaxRepairAttempts + 2) x (a
+     *         round-trip time over every WAN link + NackTimeout + the FPGA Timeout in
+     *         aggregation and both modes), plus one second: far beyond any run that progresses
+     */
+    Time GetTimeLimit() const;
+
+    /**
+     * @return the configuration as a JSON object (mode, sizes, times, seed, loss, pcap, and the
+     *         group range / FPGA settings when the mode uses them; the multicast TTL once
+     *         built), for TrainingResults' config; programs add their own fields (program
+     *         name, input files)
+     */
+    nlohmann::json GetConfigJson() const;
+
+    /**
+     * @return whether every island that did not crash completed every round, every average was
+     *         verified and every clique's contributor sets are consistent
+     */
+    bool Passed() const;
+
+    /** @return the wall-clock seconds Run() took (0 before Run()) */
+    double GetWallSeconds() const;
+
+    /** @return the configuration */
+    const Config& GetConfig() const;
+    /** @return the topology */
+    const WanTopology& GetTopology() const;
+    /** @return the schedule */
+    const CliqueSchedule& GetSchedule() const;
+    /** @return the scenario (after Build()) */
+    const WanTopologyHelper& GetScenario() const;
+    /** @return the multicast helper (trees installed in multicast and both modes only) */
+    const PimMulticastHelper& GetPim() const;
+    /** @return the islands' applications in city order (after Build()) */
+    const ApplicationContainer& GetApps() const;
+    /**
+     * @param island a city index
+     * @return its application (after Build())
+     */
+    Ptr<TrainingIslandApplication> GetApp(uint32_t island) const;
+    /** @return the results recorder (after Build()) */
+    TrainingResults& GetResults();
+    /** @return the results recorder (after Build()) */
+    const TrainingResults& GetResults() const;
+
+    /**
+     * @param directedLinkName a directed link name ("nyc->chi", "nyc:up")
+     * @return its pcap file name ("nyc-chi.pcap", "nyc-up.pcap")
+     */
+    static std::string GetPcapFileName(std::string directedLinkName);
+
+    /**
+     * @return the WanFaultErrorModel of every WAN directed link (after Build(); empty when no
+     *         WAN fault is configured)
+     */
+    const std::vector<Ptr<WanFaultErrorModel>>& GetFaultModels() const;
+
+  private:
+    /** Print a progress line if due (RoundFinished sink). */
+    void OnRoundFinished(uint32_t island,
+                         uint32_t round,
+                         uint32_t clique,
+                         const std::vector<float>& parameters);
+    /** RoundAbandoned sink: the round ended on the island. */
+    void OnRoundAbandoned(uint32_t island,
+                          uint32_t round,
+                          uint32_t clique,
+                          const std::string& reason);
+    /** Crashed sink: the island's remaining rounds are over. */
+    void OnCrashed(uint32_t island, uint32_t round);
+    /**
+     * @brief Count rounds that ended on an island; report progress; cancel the guard once every
+     * island is done.
+     * @param island the island
+     * @param first the first round that ended
+     * @param end one past the last round that ended
+     */
+    void NoteRoundsEnded(uint32_t island, uint32_t first, uint32_t end);
+    /** Take the links of the plan down or up as of now and reinstall routes and trees. */
+    void ApplyLinkState();
+    /** The time limit is reached: stop the simulation. */
+    void OnTimeLimit();
+
+    WanTopology m_topology;                               //!< the topology
+    CliqueSchedule m_schedule;                            //!< the schedule
+    Config m_config;                                      //!< the configuration
+    std::string m_program;                                //!< error message prefix
+    std::unique_ptr<WanTopologyHelper> m_scenario;        //!< the scenario
+    std::unique_ptr<PimMulticastHelper> m_pim;            //!< the multicast helper
+    ApplicationContainer m_apps;                          //!< the islands
+    std::unique_ptr<TrainingResults> m_results;           //!< the results recorder
+    std::ostream* m_progress{nullptr};                    //!< progress stream (null: none)
+    std::string m_progressLabel;                          //!< progress line label
+    std::chrono::milliseconds m_progressInterval{1000};   //!< smallest wall time between lines
+    std::chrono::steady_clock::time_point m_wallStart;    //!< when Run() started
+    std::chrono::steady_clock::time_point m_lastProgress; //!< when the last line was printed
+    std::vector<uint32_t> m_roundsEnded;                  //!< islands that ended each round
+    uint32_t m_roundsDone{0};                             //!< rounds ended on every island
+    std::vector<uint32_t> m_islandRoundsEnded;            //!< rounds ended, by island
+    uint32_t m_islandsDone{0};                            //!< islands that ended every round
+    double m_wallSeconds{0};                              //!< wall time of Run()
+    std::vector<Ptr<WanFaultErrorModel>> m_faultModels;   //!< by WAN directed link
+    std::ostream* m_faultLog;                             //!< fault event lines (null: none)
+    EventId m_guardEvent;                                 //!< the time limit
+    bool m_stoppedByTimeLimit{false};                     //!< whether the limit stopped Run()
+};
+
+} // namespace ns3
+
+#endif /* TRAINING_RUN_H */
