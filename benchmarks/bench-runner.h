@@ -55,6 +55,8 @@ class BenchRunner
         std::string out;                   //!< the JSON file to write
         std::string topologyFile;          //!< the nine-city topology
         std::vector<CapabilityMode> modes; //!< simulated modes (empty: the profile's)
+        uint32_t repeat{0}; //!< runs of each simulation case, the fastest kept (0: the
+                            //!< profile's: 2 quick, 1 otherwise)
     };
 
     /**
@@ -90,13 +92,24 @@ class BenchRunner
     };
 
     /**
-     * @brief Run one case in a child process.
+     * @brief Run a case once in a child process.
+     * @param arguments the case
+     * @param resultFile where the child writes its result
+     * @return the child's result plus peak_rss_mb, process_cpu_s, process_wall_s and
+     *         exit_status; on failure an object with "passed": false and "error"
+     */
+    nlohmann::json RunProcess(const BenchCase::Arguments& arguments, const std::string& resultFile);
+    /**
+     * @brief Run a case `repeat` times, each in a child process, and keep the fastest run.
      * @param arguments the case
      * @param label what the progress line names
-     * @return the child's result plus peak_rss_mb, process_cpu_s and exit_status; on failure
-     *         an object with "passed": false and "error"
+     * @param repeat how many times (>= 1)
+     * @return the result of the run with the smallest wall_s, plus repetitions and
+     *         wall_s_repetitions (m_lastResultFile names its file); the first failure otherwise
      */
-    nlohmann::json RunCase(const BenchCase::Arguments& arguments, const std::string& label);
+    nlohmann::json RunCase(const BenchCase::Arguments& arguments,
+                           const std::string& label,
+                           uint32_t repeat);
 
     /** Measure the simulation cost and its baseline, fill m_simulation and m_memory. */
     void RunSimulation();
@@ -138,6 +151,7 @@ class BenchRunner
     std::vector<CapabilityMode> m_optimize32Modes;    //!< modes of optimize on 32 islands
     uint64_t m_optimize32Evaluations{0};              //!< their budget (0: the default)
     std::string m_caseDir;                            //!< where the children write their results
+    std::string m_lastResultFile;                     //!< result file of the last case RunCase kept
     uint32_t m_casesRun{0};                           //!< cases run so far
     uint32_t m_casesTotal{0};                         //!< cases of the profile
     bool m_allPassed{true};                           //!< whether every case passed

@@ -35,7 +35,6 @@
 #include <cmath>
 #include <map>
 #include <memory>
-#include <set>
 #include <sstream>
 
 namespace ns3
@@ -211,7 +210,7 @@ PlainNs3Baseline::Build()
         groupReceivers[tree.group] = m_traffic.absorbAtMemberRouters ? 0 : tree.members.size();
     }
 
-    std::set<Ptr<Node>> sinkNodes;
+    std::map<uint32_t, Ptr<Node>> sinkNodes; // by node id, so the set-up order is fixed
     m_expectedBytes = 0;
     for (const Flow& flow : m_traffic.flows)
     {
@@ -223,13 +222,15 @@ PlainNs3Baseline::Build()
         {
         case Target::ISLAND:
             to = scenario.GetIslandAddress(flow.destination);
-            sinkNodes.insert(scenario.GetIsland(flow.destination));
+            sinkNodes.emplace(scenario.GetIsland(flow.destination)->GetId(),
+                              scenario.GetIsland(flow.destination));
             break;
         case Target::ROUTER: {
             uint32_t down = m_topology.GetAccessDownLink(flow.destination);
             to = InterfaceAddress(scenario.GetRouter(flow.destination),
                                   scenario.GetTxInterface(down));
-            sinkNodes.insert(scenario.GetRouter(flow.destination));
+            sinkNodes.emplace(scenario.GetRouter(flow.destination)->GetId(),
+                              scenario.GetRouter(flow.destination));
             break;
         }
         case Target::GROUP: {
@@ -240,7 +241,7 @@ PlainNs3Baseline::Build()
             receivers = it->second;
             for (uint32_t island = 0; island < m_topology.GetNCities(); ++island)
             {
-                sinkNodes.insert(scenario.GetIsland(island));
+                sinkNodes.emplace(scenario.GetIsland(island)->GetId(), scenario.GetIsland(island));
             }
             break;
         }
@@ -267,7 +268,7 @@ PlainNs3Baseline::Build()
     }
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
                                 InetSocketAddress(Ipv4Address::GetAny(), PORT));
-    for (Ptr<Node> node : sinkNodes)
+    for (const auto& [id, node] : sinkNodes)
     {
         m_sinks.Add(sinkHelper.Install(node));
     }

@@ -16,7 +16,7 @@
  *     |-- scale 16 / 32 / 64 islands -----------> TrainingRun on synthetic topologies
  *     `-> tables + targets on stdout, JSON in --out (peak RSS per case from wait4)
  *
- * Usage: wan-bench [--quick | --smoke] [--out=FILE] [--modes=unicast,both,...]
+ * Usage: wan-bench [--quick | --smoke] [--out=FILE] [--modes=unicast,both,...] [--repeat=N]
  * Exit status: 0 every case ran and passed its own checks (a target may still be NOT met),
  * 1 input error or a case failed.
  */
@@ -79,6 +79,7 @@ main(int argc, char* argv[])
     std::string out = "results/bench/bench.json";
     std::string topologyFile = WAN_TRAINING_SOURCE_DIR "/topologies/doublezero-nine-city.json";
     std::string modesText;
+    std::string repeatText = "0";
     // One case in this process (the parent starts the program again with these).
     std::string caseKind;
     std::string resultFile;
@@ -98,6 +99,9 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "the JSON file to write", out);
     cmd.AddValue("topology", "the nine-city topology JSON", topologyFile);
     cmd.AddValue("modes", "simulated modes, comma separated (default: the profile's)", modesText);
+    cmd.AddValue("repeat",
+                 "runs of each simulation case, the fastest kept (0: 2 quick, 1 otherwise)",
+                 repeatText);
     cmd.AddValue("case", "internal: run one case (ours, plain, evaluate, optimize)", caseKind);
     cmd.AddValue("result", "internal: the case's result file", resultFile);
     cmd.AddValue("syntheticIslands", "internal: the case's synthetic topology size", syntheticText);
@@ -152,6 +156,8 @@ main(int argc, char* argv[])
                                   : BenchRunner::Profile::FULL;
         options.out = out;
         options.topologyFile = topologyFile;
+        options.repeat = static_cast<uint32_t>(
+            CommandLineValues::ParseUnsigned(PROGRAM, "--repeat", repeatText, 0, 100));
         if (!modesText.empty())
         {
             options.modes = ParseModes(modesText);

@@ -538,7 +538,10 @@ AggregatorNetDevice::Release(ChunkKey key, bool complete)
     auto it = m_slots.find(key);
     NS_ASSERT(it != m_slots.end());
     Slot& slot = it->second;
-    slot.timeout.Cancel();
+    // Removed from the event list rather than cancelled: a cancelled timeout would stay in
+    // the scheduler for the whole Timeout (500 ms by default), so that every slot of a round
+    // weighs on every event insertion until then.
+    slot.timeout.Remove();
 
     std::vector<float> values(slot.sums.size());
     for (std::size_t v = 0; v < values.size(); ++v)
