@@ -16,18 +16,15 @@
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 #include "ns3/net-device.h"
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
-#include "ns3/ppp-header.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/traffic-control-layer.h"
-#include "ns3/udp-header.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -43,11 +40,6 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingTrainingResults");
 
 namespace
 {
-
-/** PPP protocol number of IPv4. */
-constexpr uint16_t PPP_IPV4 = 0x0021;
-/** IP protocol number of UDP. */
-constexpr uint8_t IP_UDP = 17;
 
 /**
  * @param value a time in seconds, or a negative number for "never"
@@ -393,30 +385,17 @@ TrainingResults::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
     LinkCounters& counters = m_links[d];
     ++counters.packets;
     counters.bytes += packet->GetSize();
-    Ptr<Packet> copy = packet->Copy();
-    PppHeader ppp;
-    if (copy->RemoveHeader(ppp) == 0 || ppp.GetProtocol() != PPP_IPV4)
-    {
-        return;
-    }
-    Ipv4Header ip;
-    if (copy->RemoveHeader(ip) == 0 || ip.GetProtocol() != IP_UDP || ip.GetFragmentOffset() != 0)
-    {
-        return;
-    }
-    UdpHeader udp;
-    if (copy->RemoveHeader(udp) == 0 || udp.GetDestinationPort() != m_port)
-    {
-        return;
-    }
+    // Called for every packet on every link: read without a packet copy.
     IslandSyncHeader sync;
-    if (copy->PeekHeader(sync) == 0)
+    uint32_t offset =
+        IslandSyncHeader::ReadFromPacket(packet, IslandSyncHeader::PPP_FRAME, m_port, sync);
+    if (offset == 0)
     {
         return;
     }
     if (sync.GetType() == IslandSyncHeader::DATA || sync.GetType() == IslandSyncHeader::AGGREGATE)
     {
-        counters.modelBytes += copy->GetSize() - IslandSyncHeader::FIXED_SIZE;
+        counters.modelBytes += packet->GetSize() - offset - IslandSyncHeader::FIXED_SIZE;
         ++(sync.GetType() == IslandSyncHeader::DATA ? counters.dataPackets
                                                     : counters.aggregatePackets);
     }

@@ -30,6 +30,7 @@
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/queue.h"
+#include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -54,6 +55,8 @@ const uint32_t NETWORKS_PER_BLOCK = 1u << 21;
 const Ipv4Mask LINK_MASK("255.255.255.252");
 /** The device queue PointToPointHelper creates by default. */
 const char* const DEFAULT_QUEUE = "ns3::DropTailQueue<Packet>";
+/** The FIFO queue disc's limit on a router's port toward an FPGA: FqCoDel's default MaxSize. */
+const char* const AGGREGATOR_PORT_QUEUE_DISC_LIMIT = "10240p";
 
 /**
  * @param gbps a capacity in Gbps
@@ -229,6 +232,13 @@ WanTopologyHelper::CreateLinks()
         if (firstFactory)
         {
             devices = InstallLink(first, second, *firstFactory, rate, delay, mtu);
+            // The router's port toward the FPGA: a FIFO (before addressing, so that
+            // Ipv4AddressHelper does not install its default FqCoDel).
+            TrafficControlHelper fifo;
+            fifo.SetRootQueueDisc("ns3::FifoQueueDisc",
+                                  "MaxSize",
+                                  QueueSizeValue(QueueSize(AGGREGATOR_PORT_QUEUE_DISC_LIMIT)));
+            fifo.Install(devices.Get(0));
         }
         else
         {

@@ -72,7 +72,14 @@ class AggregatorNetDevice;
  * scenario in the same process calls Names::Clear() first, or Install() aborts on the taken names.
  *
  * The traffic-control layer keeps ns-3's defaults: Ipv4AddressHelper installs the default root
- * queue disc on every device; the point-to-point devices use PointToPointHelper's default queue.
+ * queue disc (FqCoDel) on every device; the point-to-point devices use PointToPointHelper's
+ * default queue. The one exception is a router's port toward an in-line aggregator (below): its
+ * root queue disc is a FifoQueueDisc with FqCoDel's limit (10240 packets), the egress FIFO of a
+ * hardware switch port. Every contribution the FPGA absorbs passes that queue disc first, and
+ * FqCoDel's per-packet flow hashing and CoDel state there cost about a tenth of a both-mode run
+ * (benchmarks/README.md) for packets that never wait in the device queue. To study another
+ * discipline there, TrafficControlHelper::Uninstall and Install it on GetTxDevice of `A:down`
+ * after Install().
  *
  * In-line aggregation: before Install(), SetAggregationCities() chooses cities whose
  * router-side access device (the transmitting device of `A:down`) is an AggregatorNetDevice

@@ -42,13 +42,6 @@ Bit(uint32_t island)
     return uint64_t{1} << island;
 }
 
-/** Bytes of an IPv4 header without options. */
-constexpr uint32_t MIN_IPV4_HEADER_BYTES = 20;
-/** Bytes of the longest IPv4 header (15 words). */
-constexpr uint32_t MAX_IPV4_HEADER_BYTES = 60;
-/** Bytes of a UDP header. */
-constexpr uint32_t UDP_HEADER_BYTES = 8;
-
 } // namespace
 
 TypeId
@@ -368,49 +361,11 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     {
         return NOT_SYNC;
     }
-    // Every datagram of the island's down link passes here, so the IPv4, UDP and sync headers
-    // are read from one flat copy of the packet's first bytes (no packet copy, no header
-    // objects); the fields checked are those Ipv4Header and UdpHeader would deserialize.
-    uint8_t head[MAX_IPV4_HEADER_BYTES + UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE];
-    const uint32_t size = packet->GetSize();
-    const uint32_t copied = packet->CopyData(head, std::min<uint32_t>(size, sizeof(head)));
-    if (copied < MIN_IPV4_HEADER_BYTES || (head[0] >> 4) != 4)
-    {
-        return NOT_SYNC;
-    }
-    const uint32_t ipBytes = 4 * (head[0] & 0x0f);
-    const bool moreFragments = head[6] & 0x20;
-    const uint32_t fragmentOffset = ((head[6] & 0x1f) << 8) | head[7];
-    if (ipBytes < MIN_IPV4_HEADER_BYTES || head[9] != UdpL4Protocol::PROT_NUMBER ||
-        fragmentOffset != 0 || moreFragments || size < ipBytes + UDP_HEADER_BYTES ||
-        copied < ipBytes + UDP_HEADER_BYTES)
-    {
-        return NOT_SYNC;
-    }
-    const uint32_t destinationPort = (head[ipBytes + 2] << 8) | head[ipBytes + 3];
-    if (destinationPort != m_port)
-    {
-        return NOT_SYNC;
-    }
-    const uint32_t syncStart = ipBytes + UDP_HEADER_BYTES;
+    // Every datagram of the island's down link passes here: read without a packet copy.
     IslandSyncHeader& header = contribution.header;
-    uint32_t headerBytes = 0;
-    if (copied >= syncStart + IslandSyncHeader::FIXED_SIZE)
-    {
-        uint32_t end = syncStart + IslandSyncHeader::PeekSerializedSize(head + syncStart);
-        if (end <= copied)
-        {
-            headerBytes = header.DeserializeFrom(head + syncStart, copied - syncStart);
-        }
-        else if (end <= size)
-        {
-            // A header with a value or range area (first chunks, NACKs): copy all of it.
-            std::vector<uint8_t> whole(end);
-            packet->CopyData(whole.data(), end);
-            headerBytes = header.DeserializeFrom(whole.data() + syncStart, end - syncStart);
-        }
-    }
-    if (headerBytes == 0)
+    const uint32_t syncStart =
+        IslandSyncHeader::ReadFromPacket(packet, IslandSyncHeader::IPV4_DATAGRAM, m_port, header);
+    if (syncStart == 0)
     {
         return NOT_SYNC;
     }
@@ -424,7 +379,7 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     {
         return NO_EXPECTATION;
     }
-    contribution.paddingBytes = size - syncStart - headerBytes;
+    contribution.paddingBytes = packet->GetSize() - syncStart - header.GetSerializedSize();
     contribution.expected = expected;
     return N_PASS_REASONS;
 }

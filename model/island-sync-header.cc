@@ -342,6 +342,62 @@ IslandSyncHeader::PeekSerializedSize(const uint8_t* fixed)
 }
 
 uint32_t
+IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
+                                 Framing framing,
+                                 uint16_t port,
+                                 IslandSyncHeader& header)
+{
+    constexpr uint32_t PPP_BYTES = 2;
+    constexpr uint16_t PPP_IPV4 = 0x0021;
+    constexpr uint32_t MIN_IPV4_BYTES = 20;
+    constexpr uint32_t MAX_IPV4_BYTES = 60; // 15 words
+    constexpr uint8_t UDP_PROTOCOL = 17;
+    constexpr uint32_t UDP_BYTES = 8;
+    uint8_t head[PPP_BYTES + MAX_IPV4_BYTES + UDP_BYTES + FIXED_SIZE];
+    const uint32_t size = packet->GetSize();
+    const uint32_t copied = packet->CopyData(head, std::min<uint32_t>(size, sizeof(head)));
+    uint32_t ip = 0;
+    if (framing == PPP_FRAME)
+    {
+        if (copied < PPP_BYTES || GetU16(head) != PPP_IPV4)
+        {
+            return 0;
+        }
+        ip = PPP_BYTES;
+    }
+    // The fields checked are those Ipv4Header and UdpHeader would deserialize.
+    if (copied < ip + MIN_IPV4_BYTES || (head[ip] >> 4) != 4)
+    {
+        return 0;
+    }
+    const uint32_t ipBytes = 4 * (head[ip] & 0x0f);
+    const bool moreFragments = head[ip + 6] & 0x20;
+    const uint32_t fragmentOffset = ((head[ip + 6] & 0x1f) << 8) | head[ip + 7];
+    const uint32_t udp = ip + ipBytes;
+    const uint32_t sync = udp + UDP_BYTES;
+    if (ipBytes < MIN_IPV4_BYTES || head[ip + 9] != UDP_PROTOCOL || fragmentOffset != 0 ||
+        moreFragments || copied < sync || GetU16(head + udp + 2) != port ||
+        copied < sync + FIXED_SIZE)
+    {
+        return 0;
+    }
+    const uint32_t end = sync + PeekSerializedSize(head + sync);
+    uint32_t headerBytes = 0;
+    if (end <= copied)
+    {
+        headerBytes = header.DeserializeFrom(head + sync, copied - sync);
+    }
+    else if (end <= size)
+    {
+        // A header with a value or range area (first chunks, NACKs): copy all of it.
+        std::vector<uint8_t> whole(end);
+        packet->CopyData(whole.data(), end);
+        headerBytes = header.DeserializeFrom(whole.data() + sync, end - sync);
+    }
+    return headerBytes == 0 ? 0 : sync;
+}
+
+uint32_t
 IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
 {
     if (available < FIXED_SIZE)

@@ -8,6 +8,7 @@
 #define ISLAND_SYNC_HEADER_H
 
 #include "ns3/header.h"
+#include "ns3/packet.h"
 
 #include <cstdint>
 #include <utility>
@@ -108,6 +109,34 @@ class IslandSyncHeader : public Header
      *         hint for how many bytes to hand to DeserializeFrom)
      */
     static uint32_t PeekSerializedSize(const uint8_t* fixed);
+
+    /** How a packet handed to ReadFromDatagram() starts. */
+    enum Framing : uint8_t
+    {
+        IPV4_DATAGRAM, //!< with the IPv4 header (what a NetDevice's Send() is given)
+        PPP_FRAME,     //!< with the 2-byte PPP header (what a PointToPointNetDevice's PHY sends)
+    };
+
+    /**
+     * @brief Read the sync header of a packet of the transport without copying the packet.
+     *
+     * The framing, IPv4 and UDP headers and the fixed sync header are read from one flat
+     * Packet::CopyData of the packet's first bytes (a second one only for a header with a value
+     * or range area longer than what the first held); no header object is built. The packet is
+     * a sync packet when its PPP protocol (PPP_FRAME) is IPv4, it is an unfragmented IPv4 UDP
+     * datagram to `port` and its payload starts with a header that Deserialize() accepts.
+     * Used wherever every packet of a link is inspected (AggregatorNetDevice, TrainingResults).
+     *
+     * @param packet the packet
+     * @param framing how it starts
+     * @param port the transport's UDP destination port
+     * @param header receives the sync header (unchanged when this returns 0)
+     * @return the sync header's byte offset in the packet, or 0 when it is not a sync packet
+     */
+    static uint32_t ReadFromPacket(Ptr<const Packet> packet,
+                                   Framing framing,
+                                   uint16_t port,
+                                   IslandSyncHeader& header);
 
     /** @param type the message type */
     void SetType(Type type);
