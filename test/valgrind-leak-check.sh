@@ -4,7 +4,8 @@
 #
 # usage: test/valgrind-leak-check.sh SIMULATE SOURCE-DIR
 # Runs wan-training-simulate under valgrind --leak-check=full on short nine-city runs (lossless,
-# lossy with NACK repair, and rejected input) and fails on any definite leak or memory error.
+# lossy with NACK repair, both mode with a crashed island, and rejected input) and fails on any
+# definite leak or memory error.
 # Exit 77 (a skipped CTest) when valgrind is not installed: `./wan-training test` installs it.
 set -u
 simulate="$1"
@@ -41,6 +42,9 @@ check lossless 0 1 --topology="$topology" --scheduleKind=latin --modelBytes=2000
   --out="$work/lossless.json"
 check lossy 0 1 --topology="$topology" --scheduleKind=latin --modelBytes=200000 --rounds=2 \
   --loss=0.02 --out="$work/lossy.json"
+# In-line FPGAs, multicast trees and a crashed island (exclusions, partial aggregates).
+check both-crash 0 1 --topology="$topology" --scheduleKind=latin --mode=both --modelBytes=200000 \
+  --rounds=3 --crash=tyo@1 --out="$work/both-crash.json"
 # The input-error path exits 1 itself, so valgrind's findings get their own status.
 check bad-topology 1 99 --topology="$src/test/data/bad-topologies/self-loop.json" \
   --scheduleKind=latin --out="$work/never-written.json"
