@@ -8,6 +8,7 @@
 #include "island-sync-header.h"
 
 #include "ns3/buffer.h"
+#include "ns3/packet.h"
 
 #include <algorithm>
 #include <bitset>
@@ -128,6 +129,71 @@ CheckFields(const IslandSyncHeader& h)
     }
 }
 
+/** The UDP port of the datagrams built around the input. */
+constexpr uint16_t PORT = 9000;
+
+/**
+ * @param payload the UDP payload
+ * @param ppp whether to put a PPP header (protocol IPv4) in front
+ * @return an unfragmented IPv4 UDP datagram to PORT carrying the payload, as a packet
+ */
+Ptr<Packet>
+Datagram(const std::vector<uint8_t>& payload, bool ppp)
+{
+    std::vector<uint8_t> frame;
+    if (ppp)
+    {
+        frame = {0x00, 0x21};
+    }
+    const std::size_t total = 20 + 8 + payload.size();
+    const uint8_t ipv4[20] = {
+        0x45, 0, uint8_t(total >> 8), uint8_t(total), 0, 0, 0, 0, 64, 17, 0, 0, 10, 0, 0, 1, 10, 0,
+        0,    2};
+    const uint8_t udp[8] = {0x30, 0x39, PORT >> 8, PORT & 0xff, 0, 0, 0, 0};
+    frame.insert(frame.end(), ipv4, ipv4 + sizeof(ipv4));
+    frame.insert(frame.end(), udp, udp + sizeof(udp));
+    frame.insert(frame.end(), payload.begin(), payload.end());
+    return Create<Packet>(frame.data(), static_cast<uint32_t>(frame.size()));
+}
+
+/**
+ * @brief Check IslandSyncHeader::ReadFromPacket against Deserialize on the same bytes.
+ * @param bytes the input
+ * @param read what Deserialize returned for them
+ * @param header what it read (when read > 0)
+ */
+void
+CheckReadFromPacket(const std::vector<uint8_t>& bytes,
+                    uint32_t read,
+                    const IslandSyncHeader& header)
+{
+    // The bytes themselves as a datagram and as a frame: any answer, but never a read beyond them.
+    for (auto framing : {IslandSyncHeader::IPV4_DATAGRAM, IslandSyncHeader::PPP_FRAME})
+    {
+        Ptr<Packet> raw = Create<Packet>(bytes.data(), static_cast<uint32_t>(bytes.size()));
+        IslandSyncHeader any;
+        const uint32_t offset = IslandSyncHeader::ReadFromPacket(raw, framing, PORT, any);
+        FuzzCheck(offset == 0 || offset + any.GetSerializedSize() <= bytes.size(),
+                  "ReadFromPacket read beyond the packet");
+    }
+    // Wrapped in IPv4 and UDP (and PPP): exactly what Deserialize says, at the payload's offset.
+    for (bool ppp : {false, true})
+    {
+        IslandSyncHeader flat;
+        const uint32_t offset = IslandSyncHeader::ReadFromPacket(
+            Datagram(bytes, ppp),
+            ppp ? IslandSyncHeader::PPP_FRAME : IslandSyncHeader::IPV4_DATAGRAM,
+            PORT,
+            flat);
+        const uint32_t expected = read == 0 ? 0 : (ppp ? 2 : 0) + 28;
+        FuzzCheck(offset == expected,
+                  "ReadFromPacket returned " + std::to_string(offset) + ", Deserialize " +
+                      std::to_string(read));
+        FuzzCheck(read == 0 || SameFields(header, flat),
+                  "ReadFromPacket and Deserialize read different fields");
+    }
+}
+
 } // namespace
 
 void
@@ -139,6 +205,7 @@ FuzzIslandSyncHeader(const uint8_t* data, std::size_t size)
                                          std::min<std::size_t>(size, IslandSyncHeader::MAX_SIZE));
     IslandSyncHeader header;
     const uint32_t read = header.Deserialize(ToBuffer(bytes).Begin());
+    CheckReadFromPacket(bytes, read, header);
     if (read == 0)
     {
         return;

@@ -35,7 +35,9 @@ namespace ns3
  * - DONE: a receiver holds every chunk of the contributors named in the bitmap.
  * - READY: the sender has started the round in the round field (its previous round is over),
  *   so members of its clique may start their streams toward it. Chunk index 1 asks the
- *   receiver to answer with a READY of its own current round (0: no answer wanted).
+ *   receiver to answer with a READY of its own current round (0: no answer wanted); chunk
+ *   index 2 is a view: the contributor bitmap names the members the sender still counts on in
+ *   that round (after it excluded a crashed or unreachable member).
  *
  * Wire layout (network byte order, FIXED_SIZE = 40 bytes, then the value area):
  * @verbatim

@@ -67,6 +67,11 @@ f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
 f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
 f.padding = ProtoField.uint32("wtsync.padding", "Padding bytes", base.DEC)
 f.model_bytes = ProtoField.uint32("wtsync.model_bytes", "Model bytes", base.DEC)
+-- What a READY's chunk index means (TrainingIslandApplication::READY_ASK, READY_VIEW).
+local ready_kinds = { [0] = "announce", [1] = "ask", [2] = "view" }
+f.ready_kind = ProtoField.string("wtsync.ready_kind",
+    "READY kind (announce: round started; ask: answer wanted; view: the bitmap is the sender's "
+    .. "members of the round)")
 
 local e_malformed = ProtoExpert.new("wtsync.malformed", "Malformed island sync header",
     expert.group.MALFORMED, expert.severity.ERROR)
@@ -159,6 +164,11 @@ function wtsync.dissector(tvb, pinfo, tree)
     local checksum_item = subtree:add(f.checksum, tvb(38, 2))
 
     local type_name = type_names[mtype] or "unknown"
+    if mtype == TYPE_READY then
+        local kind = ready_kinds[chunk_index] or "unknown"
+        subtree:add(f.ready_kind, kind):set_generated()
+        type_name = type_name .. "(" .. kind .. ")"
+    end
     pinfo.cols.info = string.format("%s job=%d round=%d clique=%d sender=%d chunk=%d/%d "
         .. "contributors={%s}", type_name, job, round, clique, sender, chunk_index, chunk_count,
         table.concat(members, ","))
