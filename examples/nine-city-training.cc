@@ -557,22 +557,19 @@ Run(int argc, char** argv)
     std::string modesText = "unicast,multicast,aggregation,both,ring";
     std::string modelBytesText;
     std::string roundsText;
-    std::string localStepsText = "10";
-    std::string stepTimeText = "50ms";
-    std::string parameterCountText = "4096";
-    std::string learningRateText = "0.05";
-    std::string heterogeneityText = "1";
     std::string targetText = "0.02";
     std::string seedText = "1";
     std::string maxPeriodText = "4";
     std::string evaluationsText;
-    std::string lossText = "0";
+    TrainingRun::Texts trainingTexts;
+    trainingTexts.stepTime = "50ms";
+    trainingTexts.parameterCount = "4096";
+    trainingTexts.pcapSnaplen = "70"; // five modes of captures: headers only
     FaultPlan::Texts faultTexts;
     std::string outText = "results";
     std::string runId;
     std::string jobsText = "0";
     std::string pcapDir;
-    std::string pcapSnaplenText = "70";
 
     CommandLine cmd(__FILE__);
     cmd.Usage("The nine-city experiment: for each capability mode, optimize a rotating-clique "
@@ -594,11 +591,6 @@ Run(int argc, char** argv)
                  "model size S in bytes, e.g. 1e8 (preset: 1e8, quick 5e6)",
                  modelBytesText);
     cmd.AddValue("rounds", "rounds to simulate per mode (preset: 8, quick 4)", roundsText);
-    cmd.AddValue("localSteps", "local gradient steps per round", localStepsText);
-    cmd.AddValue("stepTime", "compute time of one local step (s, ms, us, ns)", stepTimeText);
-    cmd.AddValue("parameterCount", "real parameters each island trains", parameterCountText);
-    cmd.AddValue("learningRate", "gradient step size, in (0, 1)", learningRateText);
-    cmd.AddValue("heterogeneity", "spread of the islands' objective targets", heterogeneityText);
     cmd.AddValue("targetLoss",
                  "time to target: the first time the loss of the average model is at most this "
                  "fraction of the initial loss, in (0, 1)",
@@ -608,7 +600,7 @@ Run(int argc, char** argv)
     cmd.AddValue("maxEvaluations",
                  "optimizer budget of Xi evaluations per mode (preset: 60000, quick 20000)",
                  evaluationsText);
-    cmd.AddValue("loss", "packet error rate on every WAN link, in [0, 0.5]", lossText);
+    TrainingRun::AddCommandLineValues(cmd, trainingTexts);
     FaultPlan::AddCommandLineValues(cmd, faultTexts);
     cmd.AddValue("out", "directory that receives the run directory", outText);
     cmd.AddValue("runId",
@@ -621,9 +613,6 @@ Run(int argc, char** argv)
     cmd.AddValue("pcap",
                  "write one pcap per directed link into DIR/MODE/ (none if empty)",
                  pcapDir);
-    cmd.AddValue("pcapSnaplen",
-                 "bytes of each frame kept in the pcap files, in [70, 65535] (70: headers only)",
-                 pcapSnaplenText);
     cmd.Parse(argc, argv);
 
     // The preset fills what was not given.
@@ -651,33 +640,7 @@ Run(int argc, char** argv)
         CommandLineValues::ParseWholeNumber(PROGRAM, "--modelBytes", modelBytesText, 1, 1ULL << 50);
     config.rounds = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(PROGRAM, "--rounds", roundsText, 1, 100000));
-    config.localSteps = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM, "--localSteps", localStepsText, 0, 1000000));
-    config.stepTime = CommandLineValues::ParseDuration(PROGRAM, "--stepTime", stepTimeText, true);
-    config.parameterCount =
-        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
-                                                               "--parameterCount",
-                                                               parameterCountText,
-                                                               1,
-                                                               uint32_t{1} << 26));
-    config.learningRate = CommandLineValues::ParseNumberInRange(PROGRAM,
-                                                                "--learningRate",
-                                                                learningRateText,
-                                                                0,
-                                                                1,
-                                                                true);
-    if (config.learningRate <= 0)
-    {
-        throw WanInputError(PROGRAM,
-                            "--learningRate",
-                            "must be > 0 (got '" + learningRateText + "')");
-    }
-    config.heterogeneity = CommandLineValues::ParseNumberInRange(PROGRAM,
-                                                                 "--heterogeneity",
-                                                                 heterogeneityText,
-                                                                 0,
-                                                                 1e6,
-                                                                 false);
+    TrainingRun::ParseCommandLineValues(PROGRAM, trainingTexts, config);
     const double targetFraction =
         CommandLineValues::ParseFraction(PROGRAM, "--targetLoss", targetText);
     config.seed = static_cast<uint32_t>(
@@ -686,12 +649,8 @@ Run(int argc, char** argv)
                                          seedText,
                                          1,
                                          std::numeric_limits<uint32_t>::max()));
-    config.wanLossRate =
-        CommandLineValues::ParseNumberInRange(PROGRAM, "--loss", lossText, 0, 0.5, false);
     config.faults = FaultPlan::Parse(PROGRAM, topology, config.rounds, faultTexts);
     config.pcapDir = pcapDir;
-    config.pcapSnaplen = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM, "--pcapSnaplen", pcapSnaplenText, 70, 65535));
     ScheduleOptimizer::Options options;
     options.seed = config.seed;
     options.maxPeriod = static_cast<uint32_t>(

@@ -109,14 +109,8 @@ Run(int argc, char** argv)
     std::string modeText = "unicast";
     std::string modelBytesText = "100000000";
     std::string chunkBytesText = "0";
-    std::string parameterCountText = "1024";
     std::string roundsText = "2";
-    std::string localStepsText = "10";
-    std::string stepTimeText = "10ms";
-    std::string learningRateText = "0.05";
-    std::string heterogeneityText = "1";
     std::string seedText = "1";
-    std::string lossText = "0";
     std::string streamRateText = "0";
     std::string nackTimeoutText = "5ms";
     std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
@@ -126,7 +120,7 @@ Run(int argc, char** argv)
     std::string fpgaLineRateText = "1000";
     std::string outFile;
     std::string pcapDir;
-    std::string pcapSnaplenText = "65535";
+    TrainingRun::Texts trainingTexts; // its defaults: 1024 parameters, 10 steps of 10 ms
     FaultPlan::Texts faultTexts;
 
     CommandLine cmd(__FILE__);
@@ -152,16 +146,9 @@ Run(int argc, char** argv)
     cmd.AddValue("chunkBytes",
                  "model bytes per chunk, a multiple of 4; 0 fills the path MTU",
                  chunkBytesText);
-    cmd.AddValue("parameterCount", "length of the real parameter vector", parameterCountText);
     cmd.AddValue("rounds", "rounds to run", roundsText);
-    cmd.AddValue("localSteps", "local gradient steps per round", localStepsText);
-    cmd.AddValue("stepTime", "compute time of one local step (s, ms, us, ns)", stepTimeText);
-    cmd.AddValue("learningRate", "gradient step size, in (0, 1)", learningRateText);
-    cmd.AddValue("heterogeneity", "spread of the islands' objective targets", heterogeneityText);
     cmd.AddValue("seed", "seed of the random streams and the objectives", seedText);
-    cmd.AddValue("loss",
-                 "fault: packet error rate on every WAN link, in [0, 0.5] (tested up to 0.05)",
-                 lossText);
+    TrainingRun::AddCommandLineValues(cmd, trainingTexts);
     FaultPlan::AddCommandLineValues(cmd, faultTexts);
     cmd.AddValue("streamRateGbps",
                  "pacing rate of every stream in Gbps; 0 uses the bottleneck share",
@@ -186,9 +173,6 @@ Run(int argc, char** argv)
                  fpgaLineRateText);
     cmd.AddValue("out", "write the results JSON to this file (none if empty)", outFile);
     cmd.AddValue("pcap", "write one pcap per device into this directory (none if empty)", pcapDir);
-    cmd.AddValue("pcapSnaplen",
-                 "bytes of each frame kept in the pcap files, in [70, 65535] (70: headers only)",
-                 pcapSnaplenText);
     cmd.Parse(argc, argv);
 
     // Parse every value; TrainingRun checks them together before building anything.
@@ -205,37 +189,15 @@ Run(int argc, char** argv)
                                                             modelBytesText,
                                                             1,
                                                             uint64_t{1} << 50);
-    config.parameterCount =
-        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
-                                                               "--parameterCount",
-                                                               parameterCountText,
-                                                               1,
-                                                               uint32_t{1} << 26));
+    TrainingRun::ParseCommandLineValues(PROGRAM, trainingTexts, config);
     config.rounds = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(PROGRAM, "--rounds", roundsText, 1, uint32_t{1} << 20));
-    config.localSteps = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM, "--localSteps", localStepsText, 0, 1000000));
-    config.stepTime = CommandLineValues::ParseDuration(PROGRAM, "--stepTime", stepTimeText, true);
-    config.learningRate = CommandLineValues::ParseNumberInRange(PROGRAM,
-                                                                "--learningRate",
-                                                                learningRateText,
-                                                                0,
-                                                                1,
-                                                                true);
-    config.heterogeneity = CommandLineValues::ParseNumberInRange(PROGRAM,
-                                                                 "--heterogeneity",
-                                                                 heterogeneityText,
-                                                                 0,
-                                                                 1e6,
-                                                                 false);
     config.seed = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(PROGRAM,
                                          "--seed",
                                          seedText,
                                          1,
                                          std::numeric_limits<uint32_t>::max()));
-    config.wanLossRate =
-        CommandLineValues::ParseNumberInRange(PROGRAM, "--loss", lossText, 0, 0.5, false);
     config.streamRate = FromGbps(CommandLineValues::ParseNumberInRange(PROGRAM,
                                                                        "--streamRateGbps",
                                                                        streamRateText,
@@ -261,8 +223,6 @@ Run(int argc, char** argv)
                                                                          1e-3,
                                                                          1e6,
                                                                          false));
-    config.pcapSnaplen = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM, "--pcapSnaplen", pcapSnaplenText, 70, 65535));
 
     CliqueSchedule schedule = CliqueSchedule::AllReduce(n);
     std::string scheduleName;

@@ -7,6 +7,7 @@
 #include "training-run.h"
 
 #include "aggregator-helper.h"
+#include "command-line-values.h"
 #include "island-sync-header.h"
 #include "schedule-metrics.h"
 #include "training-helper.h"
@@ -85,6 +86,61 @@ Gbps(const DataRate& rate)
 }
 
 } // namespace
+
+void
+TrainingRun::AddCommandLineValues(CommandLine& cmd, Texts& texts)
+{
+    cmd.AddValue("parameterCount",
+                 "real float32 parameters each island trains and exchanges (the first chunks "
+                 "carry them)",
+                 texts.parameterCount);
+    cmd.AddValue("localSteps", "local gradient steps per round", texts.localSteps);
+    cmd.AddValue("stepTime", "compute time of one local step (s, ms, us, ns)", texts.stepTime);
+    cmd.AddValue("learningRate", "gradient step size, in (0, 1)", texts.learningRate);
+    cmd.AddValue("heterogeneity", "spread of the islands' objective targets", texts.heterogeneity);
+    cmd.AddValue("loss",
+                 "fault: packet error rate on every WAN link, in [0, 0.5] (tested up to 0.05)",
+                 texts.loss);
+    cmd.AddValue("pcapSnaplen",
+                 "bytes of each frame kept in the pcap files, in [70, 65535] (70: headers only)",
+                 texts.pcapSnaplen);
+}
+
+void
+TrainingRun::ParseCommandLineValues(const std::string& program, const Texts& texts, Config& config)
+{
+    config.parameterCount =
+        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(program,
+                                                               "--parameterCount",
+                                                               texts.parameterCount,
+                                                               1,
+                                                               uint32_t{1} << 26));
+    config.localSteps = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(program, "--localSteps", texts.localSteps, 0, 1000000));
+    config.stepTime = CommandLineValues::ParseDuration(program, "--stepTime", texts.stepTime, true);
+    config.learningRate = CommandLineValues::ParseNumberInRange(program,
+                                                                "--learningRate",
+                                                                texts.learningRate,
+                                                                0,
+                                                                1,
+                                                                true);
+    if (config.learningRate <= 0)
+    {
+        throw WanInputError(program,
+                            "--learningRate",
+                            "must be > 0 (got '" + texts.learningRate + "')");
+    }
+    config.heterogeneity = CommandLineValues::ParseNumberInRange(program,
+                                                                 "--heterogeneity",
+                                                                 texts.heterogeneity,
+                                                                 0,
+                                                                 1e6,
+                                                                 false);
+    config.wanLossRate =
+        CommandLineValues::ParseNumberInRange(program, "--loss", texts.loss, 0, 0.5, false);
+    config.pcapSnaplen = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(program, "--pcapSnaplen", texts.pcapSnaplen, 70, 65535));
+}
 
 void
 TrainingRun::Validate(const WanTopology& topology,

@@ -18,6 +18,7 @@
 #include "wan-topology.h"
 
 #include "ns3/application-container.h"
+#include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -103,6 +104,44 @@ class TrainingRun
         uint32_t maxRepairAttempts{50};      //!< MaxRepairAttempts of the islands (>= 1)
         FaultPlan faults;                    //!< faults to inject (none by default)
     };
+
+    /**
+     * @brief The command-line texts of the training knobs every program that simulates
+     * training shares, before parsing; a program sets its own defaults before
+     * AddCommandLineValues().
+     */
+    struct Texts
+    {
+        std::string parameterCount{"1024"}; //!< --parameterCount
+        std::string localSteps{"10"};       //!< --localSteps
+        std::string stepTime{"10ms"};       //!< --stepTime
+        std::string learningRate{"0.05"};   //!< --learningRate
+        std::string heterogeneity{"1"};     //!< --heterogeneity
+        std::string loss{"0"};              //!< --loss
+        std::string pcapSnaplen{"65535"};   //!< --pcapSnaplen
+    };
+
+    /**
+     * @brief Add the shared training knobs (--parameterCount, --localSteps, --stepTime,
+     * --learningRate, --heterogeneity, --loss, --pcapSnaplen) to a program's command line, with
+     * their help texts.
+     * @param cmd the command line
+     * @param texts where the values go; must outlive cmd.Parse()
+     */
+    static void AddCommandLineValues(CommandLine& cmd, Texts& texts);
+
+    /**
+     * @brief Parse the shared training knobs into a configuration (the other fields stay).
+     * @param program the name that error messages start with
+     * @param texts the knobs' texts
+     * @param config receives parameterCount, localSteps, stepTime, learningRate, heterogeneity,
+     *        wanLossRate and pcapSnaplen
+     * @throws WanInputError naming program, the option and the reason for a malformed value or
+     *         one out of range (Validate() checks the values against each other)
+     */
+    static void ParseCommandLineValues(const std::string& program,
+                                       const Texts& texts,
+                                       Config& config);
 
     /**
      * @brief Check a configuration against a topology and a schedule, before anything is built.
