@@ -1903,20 +1903,21 @@ TrainingIslandApplication::GapCheck(uint32_t round, uint32_t source)
                  now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval));
 }
 
-void
-TrainingIslandApplication::SendNack(uint32_t round,
-                                    uint32_t key,
-                                    const std::vector<ChunkRangeSet::Range>& ranges)
+IslandSyncHeader
+TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
+                                           uint32_t round,
+                                           uint32_t key,
+                                           uint32_t& source) const
 {
     const Plan& plan = GetPlan(round);
     IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::NACK);
+    header.SetType(type);
     header.SetJobId(m_jobId);
     header.SetRound(round);
     header.SetCliqueId(plan.wireClique);
     header.SetSender(static_cast<uint16_t>(m_island));
     header.SetChunkCount(plan.chunkCount);
-    uint32_t source = key;
+    source = key;
     if (IsRing())
     {
         // The step's contributor set and the first chunk of its segment name the step.
@@ -1930,6 +1931,16 @@ TrainingIslandApplication::SendNack(uint32_t round,
     {
         header.SetContributors(Bit(source));
     }
+    return header;
+}
+
+void
+TrainingIslandApplication::SendNack(uint32_t round,
+                                    uint32_t key,
+                                    const std::vector<ChunkRangeSet::Range>& ranges)
+{
+    uint32_t source = 0;
+    IslandSyncHeader header = MakeStreamReply(IslandSyncHeader::NACK, round, key, source);
     header.SetRanges(ranges);
     uint32_t chunks = 0;
     for (const auto& range : ranges)
@@ -1946,28 +1957,8 @@ TrainingIslandApplication::SendNack(uint32_t round,
 void
 TrainingIslandApplication::SendDone(uint32_t round, uint32_t key)
 {
-    const Plan& plan = GetPlan(round);
-    IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::DONE);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetCliqueId(plan.wireClique);
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkCount(plan.chunkCount);
-    uint32_t source = key;
-    if (IsRing())
-    {
-        // As a NACK: the step's contributor set and the first chunk of its segment.
-        const uint32_t k = plan.ring.size();
-        const uint32_t position = (plan.ringPosition + k - 1) % k;
-        source = plan.predecessor;
-        header.SetContributors(GetRingContributors(plan, position, key));
-        header.SetChunkIndex(plan.segmentFirst[GetRingSegment(plan, position, key)]);
-    }
-    else
-    {
-        header.SetContributors(Bit(source));
-    }
+    uint32_t source = 0;
+    const IslandSyncHeader header = MakeStreamReply(IslandSyncHeader::DONE, round, key, source);
     SendPacket(header, 0, source);
 }
 

@@ -895,6 +895,20 @@ class TrainingIslandApplication : public Application
      */
     void GapCheck(uint32_t round, uint32_t source);
     /**
+     * @brief The header of a NACK or DONE about one stream, without its ranges.
+     * @param type NACK or DONE
+     * @param round the round
+     * @param key the stream: its contributor (ring mode: its step)
+     * @param source receives the island the reply goes to: the contributor (ring mode: the
+     *        predecessor, and the header names the step by its contributor set and the first
+     *        chunk of its segment)
+     * @return the header
+     */
+    IslandSyncHeader MakeStreamReply(IslandSyncHeader::Type type,
+                                     uint32_t round,
+                                     uint32_t key,
+                                     uint32_t& source) const;
+    /**
      * @brief Send a NACK.
      * @param round the round
      * @param key the stream: the contributor asked to resend (ring mode: the step, asked of
