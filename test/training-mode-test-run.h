@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -139,6 +140,17 @@ class TrainingModeTestRun
      *         after the fixed header, counted on the wire), divided by ModelBytes
      */
     std::vector<double> GetRoundLinkStreams(uint32_t round) const;
+    /**
+     * @brief The reference values' link loads of one round, per directed link, to compare with
+     * GetRoundLinkStreams().
+     * @param topology the WAN
+     * @param loads the round's object {directed link name: streams}
+     * @param unknown receives the names in loads that are no directed link of the topology
+     * @return streams per directed link (0 where loads has no entry)
+     */
+    static std::vector<double> GetReferenceLinkStreams(const WanTopology& topology,
+                                                       const nlohmann::json& loads,
+                                                       std::vector<std::string>& unknown);
     /**
      * @brief How far an island's parameters at the end of a round are from the exact average
      * of its clique, computed here in double precision from the traced contributions.
