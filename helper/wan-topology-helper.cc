@@ -29,8 +29,8 @@
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-size.h"
 #include "ns3/queue.h"
-#include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -55,8 +55,11 @@ const uint32_t NETWORKS_PER_BLOCK = 1u << 21;
 const Ipv4Mask LINK_MASK("255.255.255.252");
 /** The device queue PointToPointHelper creates by default. */
 const char* const DEFAULT_QUEUE = "ns3::DropTailQueue<Packet>";
-/** The FIFO queue disc's limit on a router's port toward an FPGA: FqCoDel's default MaxSize. */
-const char* const AGGREGATOR_PORT_QUEUE_DISC_LIMIT = "10240p";
+/**
+ * The device queue of a router's port toward an FPGA: the port's egress FIFO, with the limit of
+ * the FqCoDel queue disc that every other port has (its default MaxSize).
+ */
+const char* const AGGREGATOR_PORT_QUEUE_LIMIT = "10240p";
 
 /**
  * @param gbps a capacity in Gbps
@@ -232,13 +235,6 @@ WanTopologyHelper::CreateLinks()
         if (firstFactory)
         {
             devices = InstallLink(first, second, *firstFactory, rate, delay, mtu);
-            // The router's port toward the FPGA: a FIFO (before addressing, so that
-            // Ipv4AddressHelper does not install its default FqCoDel).
-            TrafficControlHelper fifo;
-            fifo.SetRootQueueDisc("ns3::FifoQueueDisc",
-                                  "MaxSize",
-                                  QueueSizeValue(QueueSize(AGGREGATOR_PORT_QUEUE_DISC_LIMIT)));
-            fifo.Install(devices.Get(0));
         }
         else
         {
@@ -339,10 +335,19 @@ WanTopologyHelper::InstallLink(Ptr<Node> first,
         nodes[k]->AddDevice(device);
         Ptr<Queue<Packet>> queue = queueFactory.Create<Queue<Packet>>();
         device->SetQueue(queue);
-        // Flow control, as PointToPointHelper enables by default.
-        Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
-        queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
-        device->AggregateObject(queueInterface);
+        if (k == 0)
+        {
+            // The router's port toward the FPGA: its egress FIFO is the device queue, without
+            // flow control toward the traffic control layer (hence without a queue disc).
+            queue->SetAttribute("MaxSize", QueueSizeValue(QueueSize(AGGREGATOR_PORT_QUEUE_LIMIT)));
+        }
+        else
+        {
+            // Flow control, as PointToPointHelper enables by default.
+            Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
+            queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
+            device->AggregateObject(queueInterface);
+        }
         container.Add(device);
     }
     Ptr<PointToPointChannel> channel = CreateObject<PointToPointChannel>();

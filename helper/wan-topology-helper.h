@@ -73,19 +73,24 @@ class AggregatorNetDevice;
  *
  * The traffic-control layer keeps ns-3's defaults: Ipv4AddressHelper installs the default root
  * queue disc (FqCoDel) on every device; the point-to-point devices use PointToPointHelper's
- * default queue. The one exception is a router's port toward an in-line aggregator (below): its
- * root queue disc is a FifoQueueDisc with FqCoDel's limit (10240 packets), the egress FIFO of a
- * hardware switch port. Every contribution the FPGA absorbs passes that queue disc first, and
- * FqCoDel's per-packet flow hashing and CoDel state there cost about a tenth of a both-mode run
- * (benchmarks/README.md) for packets that never wait in the device queue. To study another
- * discipline there, TrafficControlHelper::Uninstall and Install it on GetTxDevice of `A:down`
- * after Install().
+ * default queue. The one exception is a router's port toward an in-line aggregator (below): it
+ * has no queue disc, and its device queue is a DropTailQueue with FqCoDel's limit (10240
+ * packets), the egress FIFO of a hardware switch port. The device carries no
+ * NetDeviceQueueInterface, so Ipv4AddressHelper installs no queue disc there and the traffic
+ * control layer hands every packet straight to the device: a packet the full FIFO refuses is
+ * dropped by the device and traced (MacTxDrop, the queue's Drop), never silently by the traffic
+ * control layer. Every contribution the FPGA absorbs crosses that port, and a queue disc there
+ * (enqueue, dequeue, its traces) costs about a tenth of a both-mode run (benchmarks/README.md)
+ * for packets that never wait. To study a queue disc there, aggregate a
+ * NetDeviceQueueInterface to GetTxDevice of `A:down` (connected to its queue) and install the
+ * disc with TrafficControlHelper after Install().
  *
  * In-line aggregation: before Install(), SetAggregationCities() chooses cities whose
  * router-side access device (the transmitting device of `A:down`) is an AggregatorNetDevice
  * instead of a PointToPointNetDevice. That link is built like every other one (same DataRate,
- * Mtu, Delay, PointToPointHelper's default DropTailQueue and flow control, same MAC allocation
- * order, addresses and routes); after addressing, Install() calls AggregatorNetDevice::SetIsland
+ * Mtu, Delay, same MAC allocation order, addresses and routes; the island's device has
+ * PointToPointHelper's default DropTailQueue and flow control, the router's port the FIFO
+ * above); after addressing, Install() calls AggregatorNetDevice::SetIsland
  * with the city index, the island's address and the router's address on the access link. The
  * device has no expectations yet, so it forwards everything unchanged until AggregatorHelper
  * configures it. The topology's `capabilities.aggregation` flag is AggregatorHelper's policy;
@@ -228,7 +233,9 @@ class WanTopologyHelper
     /** Create the point-to-point links and assign their addresses. */
     void CreateLinks();
     /**
-     * @brief Build a point-to-point link whose first device is created by a factory, the way
+     * @brief Build a router's link toward an in-line aggregator: the first device (the router's
+     * port) is created by a factory, has a DropTailQueue of 10240 packets and no
+     * NetDeviceQueueInterface (so no queue disc); the second is built the way
      * PointToPointHelper::Install builds one.
      * @param first the first node
      * @param second the second node
