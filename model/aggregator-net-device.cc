@@ -222,13 +222,13 @@ AggregatorNetDevice::GetExpectedContributors(uint16_t jobId,
 uint64_t
 AggregatorNetDevice::GetContributionsIn() const
 {
-    return m_contributionsIn;
+    return m_contributionsIn + GetDeferredExited();
 }
 
 uint64_t
 AggregatorNetDevice::GetContributionsSummed() const
 {
-    return m_contributionsSummed;
+    return m_contributionsSummed + GetDeferredExited();
 }
 
 uint64_t
@@ -321,21 +321,114 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     }
 
     // A contribution: serialize it into the pipeline at LineRate, then ProcessingDelay.
+    SumDeferred(true);
     Time now = Simulator::Now();
     Time start = std::max(now, m_pipelineFreeAt);
     m_pipelineFreeAt = start + GetLineTime(packet->GetSize());
-    contribution.packet = packet;
     contribution.exit = m_pipelineFreeAt + m_processingDelay;
-    NS_LOG_LOGIC("contribution " << contribution.header << " leaves the pipeline at "
-                                 << contribution.exit.As(Time::S));
-    m_pipeline.push_back(std::move(contribution));
-    if (!m_pipelineEvent.IsRunning())
+    const IslandSyncHeader& header = contribution.header;
+    const ChunkKey key{header.GetJobId(),
+                       header.GetRound(),
+                       header.GetCliqueId(),
+                       header.GetChunkIndex()};
+    const uint64_t bit = Bit(header.GetSender());
+    InPipeline& inPipeline = m_inPipeline[key];
+    contribution.deferred = CanDefer(contribution, key, bit, inPipeline);
+    if (contribution.deferred)
     {
-        m_pipelineEvent = Simulator::Schedule(m_pipeline.front().exit - now,
+        inPipeline.deferred |= bit; // summed for sure: the packet is not needed any more
+    }
+    else
+    {
+        ++inPipeline.others;
+        contribution.packet = packet;
+    }
+    NS_LOG_LOGIC("contribution " << header << " leaves the pipeline at "
+                                 << contribution.exit.As(Time::S)
+                                 << (contribution.deferred ? " (deferred)" : ""));
+    const bool deferred = contribution.deferred;
+    m_pipeline.push_back(std::move(contribution));
+    if (!deferred && !m_pipelineEvent.IsRunning())
+    {
+        m_pipelineEvent = Simulator::Schedule(m_pipeline.back().exit - now,
                                               &AggregatorNetDevice::PipelineExit,
                                               this);
     }
     return true;
+}
+
+bool
+AggregatorNetDevice::CanDefer(const Contribution& contribution,
+                              const ChunkKey& key,
+                              uint64_t bit,
+                              const InPipeline& inPipeline) const
+{
+    if (!m_contributionInTrace.IsEmpty() || inPipeline.others != 0 ||
+        (inPipeline.deferred & bit) != 0)
+    {
+        return false;
+    }
+    auto it = m_slots.find(key);
+    if (it == m_slots.end())
+    {
+        return false;
+    }
+    const Slot& slot = it->second;
+    const IslandSyncHeader& header = contribution.header;
+    return (slot.expected & bit) != 0 && (slot.contributors & bit) == 0 &&
+           (slot.contributors | inPipeline.deferred | bit) != slot.expected &&
+           header.GetChunkCount() == slot.chunkCount &&
+           header.GetValueOffset() == slot.valueOffset &&
+           header.GetValues().size() == slot.sums.size() &&
+           contribution.paddingBytes == slot.paddingBytes && contribution.exit < slot.deadline;
+}
+
+void
+AggregatorNetDevice::SumDeferred(bool includeNow)
+{
+    const Time now = Simulator::Now();
+    while (!m_pipeline.empty() && m_pipeline.front().deferred &&
+           (m_pipeline.front().exit < now || (includeNow && m_pipeline.front().exit == now)))
+    {
+        Contribution contribution = std::move(m_pipeline.front());
+        m_pipeline.pop_front();
+        Process(contribution);
+    }
+}
+
+void
+AggregatorNetDevice::SchedulePipelineExit()
+{
+    if (m_pipelineEvent.IsRunning())
+    {
+        return;
+    }
+    for (const Contribution& contribution : m_pipeline)
+    {
+        if (!contribution.deferred)
+        {
+            m_pipelineEvent = Simulator::Schedule(contribution.exit - Simulator::Now(),
+                                                  &AggregatorNetDevice::PipelineExit,
+                                                  this);
+            return;
+        }
+    }
+}
+
+uint64_t
+AggregatorNetDevice::GetDeferredExited() const
+{
+    const Time now = Simulator::Now();
+    uint64_t exited = 0;
+    for (const Contribution& contribution : m_pipeline)
+    {
+        if (contribution.exit > now)
+        {
+            break;
+        }
+        exited += contribution.deferred ? 1 : 0;
+    }
+    return exited;
 }
 
 Time
@@ -401,12 +494,7 @@ AggregatorNetDevice::PipelineExit()
         m_pipeline.pop_front();
         Process(contribution);
     }
-    if (!m_pipeline.empty())
-    {
-        m_pipelineEvent = Simulator::Schedule(m_pipeline.front().exit - now,
-                                              &AggregatorNetDevice::PipelineExit,
-                                              this);
-    }
+    SchedulePipelineExit();
 }
 
 void
@@ -424,9 +512,27 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     uint64_t bit = Bit(header.GetSender());
     const std::vector<float>& values = header.GetValues();
 
+    auto inPipeline = m_inPipeline.find(key);
+    NS_ASSERT(inPipeline != m_inPipeline.end());
+    if (contribution.deferred)
+    {
+        inPipeline->second.deferred &= ~bit;
+    }
+    else
+    {
+        --inPipeline->second.others;
+    }
+    if (inPipeline->second.deferred == 0 && inPipeline->second.others == 0)
+    {
+        m_inPipeline.erase(inPipeline);
+    }
+
+    // CanDefer's promise: a deferred contribution is summed into its open slot, nothing else.
+    const char* const broken = "a deferred contribution did more than add to its slot's sums";
     auto it = m_slots.find(key);
     if (it == m_slots.end())
     {
+        NS_ASSERT_MSG(!contribution.deferred, broken);
         if (IsClosed(key))
         {
             NotePassThrough(contribution.packet, CLOSED);
@@ -446,8 +552,11 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.valueOffset = header.GetValueOffset();
         slot.paddingBytes = contribution.paddingBytes;
         slot.sums.assign(values.size(), 0.0);
-        slot.timeout = Simulator::Schedule(m_timeout, &AggregatorNetDevice::SlotTimeout, this, key);
+        slot.opening = m_openings++;
+        slot.deadline = Simulator::Now() + m_timeout;
+        m_deadlines.emplace(slot.deadline, slot.opening, key);
         it = m_slots.emplace(key, std::move(slot)).first;
+        ScheduleSlotTimeouts();
         m_slotsInUse = m_slotsInUse + 1;
         if (m_slotsInUse > m_slotHighWaterMark)
         {
@@ -458,6 +567,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     Slot& slot = it->second;
     if (slot.contributors & bit)
     {
+        NS_ASSERT_MSG(!contribution.deferred, broken);
         NS_LOG_LOGIC("duplicate " << header);
         ++m_duplicates;
         m_duplicateTrace(header);
@@ -466,6 +576,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     if (header.GetChunkCount() != slot.chunkCount || header.GetValueOffset() != slot.valueOffset ||
         values.size() != slot.sums.size() || contribution.paddingBytes != slot.paddingBytes)
     {
+        NS_ASSERT_MSG(!contribution.deferred, broken);
         NS_LOG_LOGIC("layout mismatch " << header);
         slot.expected &= ~bit;
         NotePassThrough(contribution.packet, MISMATCH);
@@ -482,6 +593,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     }
     if (slot.contributors != 0 && slot.contributors == slot.expected)
     {
+        NS_ASSERT_MSG(!contribution.deferred, broken);
         Release(key, true);
     }
 }
@@ -493,10 +605,6 @@ AggregatorNetDevice::Release(ChunkKey key, bool complete)
     auto it = m_slots.find(key);
     NS_ASSERT(it != m_slots.end());
     Slot& slot = it->second;
-    // Removed from the event list rather than cancelled: a cancelled timeout would stay in
-    // the scheduler for the whole Timeout (500 ms by default), so that every slot of a round
-    // weighs on every event insertion until then.
-    slot.timeout.Remove();
 
     std::vector<float> values(slot.sums.size());
     for (std::size_t v = 0; v < values.size(); ++v)
@@ -555,15 +663,68 @@ AggregatorNetDevice::Release(ChunkKey key, bool complete)
     Emit(packet);
 }
 
+std::size_t
+AggregatorNetDevice::ChunkKeyHash::operator()(const ChunkKey& key) const
+{
+    const uint64_t stream = (static_cast<uint64_t>(std::get<0>(key)) << 48) ^
+                            (static_cast<uint64_t>(std::get<2>(key)) << 32) ^ std::get<1>(key);
+    return std::hash<uint64_t>()(stream * 0x9E3779B97F4A7C15ULL + std::get<3>(key));
+}
+
 void
-AggregatorNetDevice::SlotTimeout(ChunkKey key)
+AggregatorNetDevice::SlotTimeouts()
 {
     NS_LOG_FUNCTION(this);
     if (!GetNode())
     {
         return;
     }
-    Release(key, false);
+    // The deferred contributions that left the pipeline before now are in their slots; one
+    // leaving exactly now comes after the timeout (as its own exit event would).
+    SumDeferred(false);
+    const Time now = Simulator::Now();
+    while (!m_deadlines.empty() && std::get<0>(m_deadlines.top()) <= now)
+    {
+        const uint64_t opening = std::get<1>(m_deadlines.top());
+        const ChunkKey key = std::get<2>(m_deadlines.top());
+        m_deadlines.pop();
+        auto it = m_slots.find(key);
+        if (it != m_slots.end() && it->second.opening == opening)
+        {
+            Release(key, false);
+        }
+    }
+    ScheduleSlotTimeouts();
+}
+
+void
+AggregatorNetDevice::ScheduleSlotTimeouts()
+{
+    while (!m_deadlines.empty())
+    {
+        auto it = m_slots.find(std::get<2>(m_deadlines.top()));
+        if (it != m_slots.end() && it->second.opening == std::get<1>(m_deadlines.top()))
+        {
+            break;
+        }
+        m_deadlines.pop();
+    }
+    if (m_deadlines.empty())
+    {
+        return;
+    }
+    const Time deadline = std::get<0>(m_deadlines.top());
+    if (m_timeoutEvent.IsRunning() && m_timeoutEventAt <= deadline)
+    {
+        return;
+    }
+    if (m_timeoutEvent.IsRunning())
+    {
+        m_timeoutEvent.Remove(); // only when Timeout was shortened since it was scheduled
+    }
+    m_timeoutEventAt = deadline;
+    m_timeoutEvent =
+        Simulator::Schedule(deadline - Simulator::Now(), &AggregatorNetDevice::SlotTimeouts, this);
 }
 
 bool

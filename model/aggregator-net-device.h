@@ -22,7 +22,9 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <queue>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -54,6 +56,18 @@ namespace ns3
  * are not contributions bypass the pipeline and are sent at once, unchanged, with no added
  * delay, so a device without expectations is transparent.
  *
+ * **Deferred summation.** A contribution whose only effect is to be added to a slot's sums
+ * (its slot is open, it is neither the slot's last nor a duplicate, no contribution of its chunk
+ * that might close or change the slot is ahead of it in the pipeline, and it leaves the pipeline
+ * before the slot's Timeout) is, while the `ContributionIn` trace has no sink, summed without an
+ * event of its own: at the next event of the device (the exit of a contribution that opens,
+ * completes or passes through, a slot timeout) or the next arrival, in pipeline order. Every
+ * packet leaves at the same time and with the same bytes as if each contribution had its own
+ * exit event, every other trace fires at the same time, and the counters count it from its exit
+ * time; the simulator executes one event per chunk instead of one per contribution, most of the
+ * device's cost in both mode. Connecting a sink to `ContributionIn` gives every contribution its
+ * own exit event again (the trace fires at the exit time).
+ *
  * **Slots.** A chunk (job, round, clique, chunk index) is summed in a slot, opened by its first
  * contribution. A slot keeps the contributor bitmap, the expected bitmap and the running sums,
  * and remembers the layout of the first contribution (chunk count, value offset, value count,
@@ -62,6 +76,10 @@ namespace ns3
  * slot is released as a *partial* AGGREGATE carrying the bitmap of the contributions it holds.
  * Once a chunk's aggregate has left (complete or partial) the chunk is *closed*: the device
  * remembers closed chunks per (job, round, clique) as index intervals (not slot memory).
+ * The timeouts do not weigh on the simulator's event set: the device keeps the slots' deadlines
+ * in its own min-heap (ordered by deadline, then by opening order) and has one event pending, at
+ * the earliest deadline of a slot still open; the deadline of a slot that completed is dropped
+ * when it reaches the top of the heap.
  *
  * **The aggregate.** An IPv4 datagram from the router's address on the access link
  * (SetIsland's sourceAddress) to the island's address, TTL 64 (ns-3's default, as if the router
@@ -190,9 +208,12 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     uint64_t GetExpectedContributors(uint16_t jobId, uint32_t round, uint16_t cliqueId) const;
 
-    /** @return contributions that left the pipeline (summed, duplicate or passed through) */
+    /**
+     * @return contributions that left the pipeline (summed, duplicate or passed through),
+     *         deferred ones included from their exit time
+     */
     uint64_t GetContributionsIn() const;
-    /** @return contributions summed into a slot */
+    /** @return contributions summed into a slot, deferred ones included from their exit time */
     uint64_t GetContributionsSummed() const;
     /** @return duplicate contributions absorbed (not summed again, not forwarded) */
     uint64_t GetDuplicates() const;
@@ -267,6 +288,19 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /** (job, round, clique): one clique exchange. */
     using StreamKey = std::tuple<uint16_t, uint32_t, uint16_t>;
 
+    /** Hash of a ChunkKey, for the open slots. */
+    struct ChunkKeyHash
+    {
+        /**
+         * @param key a chunk
+         * @return its hash
+         */
+        std::size_t operator()(const ChunkKey& key) const;
+    };
+
+    /** A slot's deadline in the timeout heap: (deadline, opening order, chunk). */
+    using Deadline = std::tuple<Time, uint64_t, ChunkKey>;
+
     /** A contribution travelling through the pipeline. */
     struct Contribution
     {
@@ -275,6 +309,14 @@ class AggregatorNetDevice : public PointToPointNetDevice
         uint32_t paddingBytes{0}; //!< UDP payload bytes after the sync header
         uint64_t expected{0};     //!< expected contributors of its chunk
         Time exit;                //!< when it leaves the pipeline
+        bool deferred{false};     //!< summed without an exit event of its own
+    };
+
+    /** The contributions of one chunk in the pipeline. */
+    struct InPipeline
+    {
+        uint64_t deferred{0}; //!< senders of the deferred ones
+        uint32_t others{0};   //!< how many are not deferred
     };
 
     /** One slot of the FPGA's memory. */
@@ -286,7 +328,8 @@ class AggregatorNetDevice : public PointToPointNetDevice
         uint32_t valueOffset{0};  //!< layout: first value index
         uint32_t paddingBytes{0}; //!< layout: padding after the header
         std::vector<double> sums; //!< running sums, one per value
-        EventId timeout;          //!< partial release
+        uint64_t opening{0};      //!< opening order (its entry in the deadline heap)
+        Time deadline;            //!< when it is released if still incomplete
     };
 
     /**
@@ -304,8 +347,30 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint32_t Classify(Ptr<const Packet> packet,
                       uint16_t protocolNumber,
                       Contribution& contribution) const;
+    /**
+     * @brief Whether a contribution entering the pipeline may be deferred (see the class
+     * documentation).
+     * @param contribution the contribution, its exit time set
+     * @param key its chunk
+     * @param bit its sender's bit
+     * @param inPipeline the contributions of its chunk already in the pipeline
+     * @return whether its only effect at its exit is to be summed
+     */
+    bool CanDefer(const Contribution& contribution,
+                  const ChunkKey& key,
+                  uint64_t bit,
+                  const InPipeline& inPipeline) const;
     /** Process the contributions whose pipeline exit time has come. */
     void PipelineExit();
+    /**
+     * @brief Sum the deferred contributions at the head of the pipeline that have left it.
+     * @param includeNow whether those leaving exactly now are included
+     */
+    void SumDeferred(bool includeNow);
+    /** Have PipelineExit pending at the exit of the first contribution that is not deferred. */
+    void SchedulePipelineExit();
+    /** @return deferred contributions that have left the pipeline but are not summed yet */
+    uint64_t GetDeferredExited() const;
     /**
      * @brief Sum a contribution into its slot, or forward it.
      * @param contribution the contribution
@@ -318,10 +383,15 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     void Release(ChunkKey key, bool complete);
     /**
-     * @brief Timeout of a slot: release it as a partial aggregate.
-     * @param key the slot's chunk
+     * @brief The earliest deadline has come: release every open slot whose Timeout has passed
+     * as a partial aggregate, then schedule the next check.
      */
-    void SlotTimeout(ChunkKey key);
+    void SlotTimeouts();
+    /**
+     * @brief Drop the deadlines of slots no longer open from the top of the heap, and have the
+     * timeout event pending at the earliest remaining deadline (if it is not pending earlier).
+     */
+    void ScheduleSlotTimeouts();
     /**
      * @param key a chunk
      * @return whether its aggregate already left (or it was bypassed)
@@ -366,13 +436,20 @@ class AggregatorNetDevice : public PointToPointNetDevice
     std::map<uint16_t, std::vector<RoundExpectations>> m_expectations; //!< by job
 
     // State.
-    std::deque<Contribution> m_pipeline;         //!< contributions in the pipeline, FIFO
-    Time m_pipelineFreeAt;                       //!< end of the current serialization
-    EventId m_pipelineEvent;                     //!< next pipeline exit
-    uint32_t m_lineTimeBytes{0};                 //!< size of the cached line time
-    DataRate m_lineTimeRate;                     //!< LineRate of the cached line time
-    Time m_lineTime;                             //!< the cached line time
-    std::map<ChunkKey, Slot> m_slots;            //!< open slots
+    std::deque<Contribution> m_pipeline; //!< contributions in the pipeline, FIFO
+    Time m_pipelineFreeAt;               //!< end of the current serialization
+    EventId m_pipelineEvent;             //!< next pipeline exit
+    uint32_t m_lineTimeBytes{0};         //!< size of the cached line time
+    DataRate m_lineTimeRate;             //!< LineRate of the cached line time
+    Time m_lineTime;                     //!< the cached line time
+    std::unordered_map<ChunkKey, Slot, ChunkKeyHash> m_slots; //!< open slots
+    std::unordered_map<ChunkKey, InPipeline, ChunkKeyHash>
+        m_inPipeline; //!< pipeline contents by chunk
+    std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>>
+        m_deadlines;                             //!< slots' deadlines, earliest on top
+    uint64_t m_openings{0};                      //!< slots opened so far
+    EventId m_timeoutEvent;                      //!< SlotTimeouts, at m_timeoutEventAt
+    Time m_timeoutEventAt;                       //!< when m_timeoutEvent fires
     std::map<StreamKey, ChunkRangeSet> m_closed; //!< closed chunks per clique exchange
     std::deque<Ptr<Packet>> m_outbox;            //!< emitted packets waiting for queue room
     EventId m_drainEvent;                        //!< pending outbox drain

@@ -179,6 +179,7 @@ struct Received
     uint32_t payloadBytes{0};   //!< UDP payload bytes
     std::vector<uint8_t> bytes; //!< the UDP payload
     InetSocketAddress from{Ipv4Address::GetAny(), 0}; //!< the sender's address and port
+    Time at;                                          //!< when it was received
 };
 
 /**
@@ -385,6 +386,7 @@ AggregatorTestCase::Receive(Ptr<Socket> socket)
         packet->CopyData(received.bytes.data(), packet->GetSize());
         received.from = InetSocketAddress::ConvertFrom(from);
         received.sync = packet->PeekHeader(received.header) != 0;
+        received.at = Simulator::Now();
         m_received.push_back(received);
     }
 }
@@ -871,6 +873,225 @@ AggregatorTimeoutTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
+ * @brief The slots' deadlines: a slot that completes never times out, and a slot opened after
+ * Timeout was shortened is released at its own deadline, before an older slot's later one.
+ */
+class AggregatorDeadlineOrderTestCase : public AggregatorTestCase
+{
+  public:
+    AggregatorDeadlineOrderTestCase();
+
+  private:
+    void DoRun() override;
+};
+
+AggregatorDeadlineOrderTestCase::AggregatorDeadlineOrderTestCase()
+    : AggregatorTestCase("deadlines: completed slots never time out, a shortened Timeout applies "
+                         "to the slots opened after it")
+{
+}
+
+void
+AggregatorDeadlineOrderTestCase::DoRun()
+{
+    SetDataDir(NS_TEST_SOURCEDIR);
+    const Time longTimeout = Seconds(1);
+    const Time shortTimeout = MilliSeconds(20);
+    m_aggregators.SetAttribute("Timeout", TimeValue(longTimeout));
+    Build({{"nyc", "chi", "lax", "lon"}});
+    const uint32_t chunks = 3;
+    const uint32_t receiver = City("lon");
+    const uint32_t late = City("lax");
+    const uint64_t present = Bit(City("nyc")) | Bit(City("chi"));
+    Listen(receiver);
+
+    Ptr<AggregatorNetDevice> fpga = Fpga(receiver);
+    std::map<uint32_t, Time> opened;
+    std::map<uint32_t, Time> released;
+    std::map<uint32_t, uint64_t> missing;
+    fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteOpened, &opened));
+    fpga->TraceConnectWithoutContext("Timeout",
+                                     MakeBoundCallback(&NoteTimeout, &released, &missing));
+
+    // Chunk 0 lacks lax (deadline: opening + 1 s); chunk 1 is complete (every contribution
+    // arrives within tens of ms); Timeout becomes 20 ms before chunk 2, which lacks lax, opens
+    // (deadline: opening + 20 ms, before chunk 0's).
+    SendData(Seconds(1), City("nyc"), receiver, 0, 0, chunks);
+    SendData(Seconds(1), City("chi"), receiver, 0, 0, chunks);
+    for (uint32_t sender : {City("nyc"), City("chi"), late})
+    {
+        SendData(Seconds(1) + MicroSeconds(10), sender, receiver, 0, 1, chunks);
+    }
+    Simulator::Schedule(Seconds(1.2), [fpga, shortTimeout]() {
+        fpga->SetAttribute("Timeout", TimeValue(shortTimeout));
+    });
+    SendData(Seconds(1.3), City("nyc"), receiver, 0, 2, chunks);
+    SendData(Seconds(1.3), City("chi"), receiver, 0, 2, chunks);
+    SendData(Seconds(3), late, receiver, 0, 0, chunks);
+    SendData(Seconds(3), late, receiver, 0, 2, chunks);
+    Simulator::Run();
+
+    std::map<uint32_t, uint64_t> aggregates;
+    for (const Received& received : m_received)
+    {
+        NS_TEST_ASSERT_MSG_EQ(received.sync, true, "an unexpected packet arrived");
+        if (received.header.GetType() == IslandSyncHeader::AGGREGATE)
+        {
+            aggregates[received.header.GetChunkIndex()] = received.header.GetContributors();
+        }
+    }
+    NS_TEST_EXPECT_MSG_EQ(aggregates.size(), chunks, "one aggregate per chunk");
+    NS_TEST_EXPECT_MSG_EQ(aggregates[0], present, "chunk 0 is partial");
+    NS_TEST_EXPECT_MSG_EQ(aggregates[1], (present | Bit(late)), "chunk 1 is complete");
+    NS_TEST_EXPECT_MSG_EQ(aggregates[2], present, "chunk 2 is partial");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetTimeouts(), 2, "timeouts");
+    NS_TEST_EXPECT_MSG_EQ(released.count(1), 0, "the complete slot did not time out");
+    NS_TEST_ASSERT_MSG_EQ(released.size(), 2, "Timeout trace of chunks 0 and 2");
+    NS_TEST_EXPECT_MSG_EQ(released[0] - opened[0],
+                          longTimeout,
+                          "chunk 0: the Timeout it opened with");
+    NS_TEST_EXPECT_MSG_EQ(released[2] - opened[2], shortTimeout, "chunk 2: the shortened Timeout");
+    NS_TEST_EXPECT_MSG_EQ((released[2] < released[0]), true, "the later slot timed out first");
+    NS_TEST_EXPECT_MSG_EQ(missing[0], Bit(late), "chunk 0 lacked lax");
+    NS_TEST_EXPECT_MSG_EQ(missing[2], Bit(late), "chunk 2 lacked lax");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetPassThroughs(AggregatorNetDevice::CLOSED), 2, "late ones");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotsInUse(), 0, "every slot is free at the end");
+    End();
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Deferred summation changes nothing but the event count: the same scenario (complete
+ * chunks of four contributors, a retransmission while the slot is open, chunks whose fourth
+ * contributor comes after Timeout) run with a ContributionIn sink (every contribution its own
+ * exit event) and without one delivers the same packets, bytes and times, and the counters agree
+ * at every probe time, with fewer events.
+ */
+class AggregatorDeferredTestCase : public AggregatorTestCase
+{
+  public:
+    AggregatorDeferredTestCase();
+
+  private:
+    void DoRun() override;
+
+    /** What one run of the scenario produced. */
+    struct Outcome
+    {
+        std::vector<Received> received;              //!< what the island got
+        std::vector<std::vector<uint64_t>> counters; //!< the FPGA's counters at each probe
+        uint64_t events{0};                          //!< events executed
+    };
+
+    /**
+     * @brief Build and run the scenario once.
+     * @param eachExit whether a ContributionIn sink is connected
+     * @return what it produced
+     */
+    Outcome RunScenario(bool eachExit);
+};
+
+AggregatorDeferredTestCase::AggregatorDeferredTestCase()
+    : AggregatorTestCase("deferred summation: same packets, times and counters as one exit "
+                         "event per contribution, fewer events")
+{
+}
+
+/**
+ * @brief The counters of an FPGA, in a fixed order.
+ * @param fpga the FPGA
+ * @param counters where to append them
+ */
+void
+NoteCounters(Ptr<AggregatorNetDevice> fpga, std::vector<std::vector<uint64_t>>* counters)
+{
+    counters->push_back({fpga->GetContributionsIn(),
+                         fpga->GetContributionsSummed(),
+                         fpga->GetDuplicates(),
+                         fpga->GetAggregatesOut(),
+                         fpga->GetTimeouts(),
+                         fpga->GetPassThroughs(AggregatorNetDevice::CLOSED),
+                         fpga->GetSlotsInUse()});
+}
+
+AggregatorDeferredTestCase::Outcome
+AggregatorDeferredTestCase::RunScenario(bool eachExit)
+{
+    m_aggregators.SetAttribute("Timeout", TimeValue(MilliSeconds(200)));
+    Build({{"nyc", "chi", "lax", "ams", "lon"}});
+    const uint32_t receiver = City("lon");
+    const uint32_t chunks = 24;
+    const uint32_t firstPartial = 20;
+    Listen(receiver);
+    Ptr<AggregatorNetDevice> fpga = Fpga(receiver);
+    uint32_t exits = 0;
+    if (eachExit)
+    {
+        fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&CountHeader, &exits));
+    }
+    for (uint32_t c = 0; c < chunks; ++c)
+    {
+        const Time at = Seconds(1) + MicroSeconds(10 * c);
+        for (const char* id : {"nyc", "chi", "lax"})
+        {
+            SendData(at, City(id), receiver, 0, c, chunks);
+        }
+        SendData(c < firstPartial ? at : Seconds(2), City("ams"), receiver, 0, c, chunks);
+    }
+    // A retransmission that reaches the FPGA while chunk 5's slot is open (ams is farther).
+    SendData(Seconds(1) + MicroSeconds(51), City("chi"), receiver, 0, 5, chunks);
+
+    Outcome outcome;
+    for (Time probe = Seconds(1); probe <= Seconds(2.2); probe += MicroSeconds(997))
+    {
+        Simulator::Schedule(probe, &NoteCounters, fpga, &outcome.counters);
+    }
+    Simulator::Run();
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetContributionsIn(), 4 * chunks + 1, "every contribution left");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetDuplicates(), 1, "the retransmission was absorbed");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetTimeouts(), chunks - firstPartial, "partial aggregates");
+    if (eachExit)
+    {
+        NS_TEST_EXPECT_MSG_EQ(exits, 4 * chunks + 1, "ContributionIn fired for each");
+    }
+    outcome.received = m_received;
+    outcome.events = Simulator::GetEventCount();
+    m_received.clear();
+    End();
+    return outcome;
+}
+
+void
+AggregatorDeferredTestCase::DoRun()
+{
+    SetDataDir(NS_TEST_SOURCEDIR);
+    const Outcome each = RunScenario(true);
+    const Outcome deferred = RunScenario(false);
+
+    NS_TEST_ASSERT_MSG_EQ(deferred.received.size(), each.received.size(), "packets received");
+    for (std::size_t i = 0; i < each.received.size(); ++i)
+    {
+        const std::string what = "packet " + std::to_string(i);
+        NS_TEST_EXPECT_MSG_EQ(deferred.received[i].at, each.received[i].at, what + " time");
+        NS_TEST_EXPECT_MSG_EQ((deferred.received[i].bytes == each.received[i].bytes),
+                              true,
+                              what + " bytes");
+    }
+    NS_TEST_ASSERT_MSG_EQ(deferred.counters.size(), each.counters.size(), "probes");
+    for (std::size_t i = 0; i < each.counters.size(); ++i)
+    {
+        NS_TEST_EXPECT_MSG_EQ((deferred.counters[i] == each.counters[i]),
+                              true,
+                              "counters at probe " + std::to_string(i));
+    }
+    // Two of the four contributions of each complete chunk are neither its first nor its last.
+    NS_TEST_EXPECT_MSG_LT(deferred.events + 30,
+                          each.events,
+                          "deferred contributions have no event");
+}
+
+/**
+ * @ingroup wan-training-tests
  * @brief A contribution retransmitted while its slot is open is not summed twice; one
  * retransmitted after the aggregate left passes through; the slot high-water mark counts the
  * chunks held while the second contributor is still far away.
@@ -1082,6 +1303,8 @@ AggregatorNetDeviceTestSuite::AggregatorNetDeviceTestSuite()
     AddTestCase(new AggregatorCompleteTestCase(true), TestCase::QUICK);
     AddTestCase(new AggregatorTinySlotTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorTimeoutTestCase(), TestCase::QUICK);
+    AddTestCase(new AggregatorDeadlineOrderTestCase(), TestCase::QUICK);
+    AddTestCase(new AggregatorDeferredTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorDuplicateTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorPlacementTestCase(), TestCase::QUICK);
 }
