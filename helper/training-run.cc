@@ -721,8 +721,9 @@ TrainingRun::NoteRoundsEnded(uint32_t island, uint32_t first, uint32_t end)
     m_islandRoundsEnded[island] += end - first;
     if (m_islandRoundsEnded[island] == m_config.rounds && ++m_islandsDone == m_apps.GetN())
     {
-        // Nothing can hang any more: what is left are bounded timers.
-        m_guardEvent.Cancel();
+        // Nothing can hang any more: what is left are bounded timers. Removed, not cancelled:
+        // a cancelled guard would still advance the clock to the time limit.
+        m_guardEvent.Remove();
     }
     for (uint32_t round = first; round < end; ++round)
     {
