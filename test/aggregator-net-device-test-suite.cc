@@ -283,13 +283,22 @@ class AggregatorTestCase : public TestCase
      * @return the island's FPGA
      */
     Ptr<AggregatorNetDevice> Fpga(uint32_t island) const;
+    /**
+     * @brief Record for one FPGA when each chunk's slot opened (its first ContributionIn), when
+     * it timed out and whom it lacked, in m_opened, m_released and m_missing.
+     * @param fpga the FPGA
+     */
+    void WatchTimeouts(Ptr<AggregatorNetDevice> fpga);
 
     std::unique_ptr<WanTopology> m_topology;       //!< the nine-city topology
     std::unique_ptr<WanTopologyHelper> m_scenario; //!< the scenario
     AggregatorHelper m_aggregators;                //!< places and configures the FPGAs
     std::vector<Received> m_received;              //!< what the listening island got
-    uint32_t m_ingressSync{0};  //!< sync packets on the listening island's access link
-    uint32_t m_ingressOther{0}; //!< other packets on the listening island's access link
+    uint32_t m_ingressSync{0};              //!< sync packets on the listening island's access link
+    uint32_t m_ingressOther{0};             //!< other packets on the listening island's access link
+    std::map<uint32_t, Time> m_opened;      //!< WatchTimeouts: chunk -> slot opened
+    std::map<uint32_t, Time> m_released;    //!< WatchTimeouts: chunk -> partial release
+    std::map<uint32_t, uint64_t> m_missing; //!< WatchTimeouts: chunk -> contributors lacking
 
   private:
     /**
@@ -351,6 +360,14 @@ Ptr<AggregatorNetDevice>
 AggregatorTestCase::Fpga(uint32_t island) const
 {
     return m_aggregators.GetAggregator(*m_scenario, island);
+}
+
+void
+AggregatorTestCase::WatchTimeouts(Ptr<AggregatorNetDevice> fpga)
+{
+    fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteOpened, &m_opened));
+    fpga->TraceConnectWithoutContext("Timeout",
+                                     MakeBoundCallback(&NoteTimeout, &m_released, &m_missing));
 }
 
 void
@@ -818,12 +835,7 @@ AggregatorTimeoutTestCase::DoRun()
     Listen(receiver);
 
     Ptr<AggregatorNetDevice> fpga = Fpga(receiver);
-    std::map<uint32_t, Time> opened;
-    std::map<uint32_t, Time> released;
-    std::map<uint32_t, uint64_t> missing;
-    fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteOpened, &opened));
-    fpga->TraceConnectWithoutContext("Timeout",
-                                     MakeBoundCallback(&NoteTimeout, &released, &missing));
+    WatchTimeouts(fpga);
 
     for (uint32_t c = 0; c < chunks; ++c)
     {
@@ -862,11 +874,11 @@ AggregatorTimeoutTestCase::DoRun()
     NS_TEST_EXPECT_MSG_EQ(fpga->GetTimeouts(), chunks, "timeouts");
     NS_TEST_EXPECT_MSG_EQ(fpga->GetAggregatesOut(), chunks, "aggregates");
     NS_TEST_EXPECT_MSG_EQ(fpga->GetPassThroughs(AggregatorNetDevice::CLOSED), chunks, "closed");
-    NS_TEST_EXPECT_MSG_EQ(released.size(), chunks, "Timeout trace per chunk");
-    for (const auto& [c, at] : released)
+    NS_TEST_EXPECT_MSG_EQ(m_released.size(), chunks, "Timeout trace per chunk");
+    for (const auto& [c, at] : m_released)
     {
-        NS_TEST_EXPECT_MSG_EQ(at - opened[c], timeout, "released Timeout after the slot opened");
-        NS_TEST_EXPECT_MSG_EQ(missing[c], Bit(late), "the missing contributor");
+        NS_TEST_EXPECT_MSG_EQ(at - m_opened[c], timeout, "released Timeout after the slot opened");
+        NS_TEST_EXPECT_MSG_EQ(m_missing[c], Bit(late), "the missing contributor");
     }
     End();
 }
@@ -906,12 +918,7 @@ AggregatorDeadlineOrderTestCase::DoRun()
     Listen(receiver);
 
     Ptr<AggregatorNetDevice> fpga = Fpga(receiver);
-    std::map<uint32_t, Time> opened;
-    std::map<uint32_t, Time> released;
-    std::map<uint32_t, uint64_t> missing;
-    fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteOpened, &opened));
-    fpga->TraceConnectWithoutContext("Timeout",
-                                     MakeBoundCallback(&NoteTimeout, &released, &missing));
+    WatchTimeouts(fpga);
 
     // Chunk 0 lacks lax (deadline: opening + 1 s); chunk 1 is complete (every contribution
     // arrives within tens of ms); Timeout becomes 20 ms before chunk 2, which lacks lax, opens
@@ -945,15 +952,17 @@ AggregatorDeadlineOrderTestCase::DoRun()
     NS_TEST_EXPECT_MSG_EQ(aggregates[1], (present | Bit(late)), "chunk 1 is complete");
     NS_TEST_EXPECT_MSG_EQ(aggregates[2], present, "chunk 2 is partial");
     NS_TEST_EXPECT_MSG_EQ(fpga->GetTimeouts(), 2, "timeouts");
-    NS_TEST_EXPECT_MSG_EQ(released.count(1), 0, "the complete slot did not time out");
-    NS_TEST_ASSERT_MSG_EQ(released.size(), 2, "Timeout trace of chunks 0 and 2");
-    NS_TEST_EXPECT_MSG_EQ(released[0] - opened[0],
+    NS_TEST_EXPECT_MSG_EQ(m_released.count(1), 0, "the complete slot did not time out");
+    NS_TEST_ASSERT_MSG_EQ(m_released.size(), 2, "Timeout trace of chunks 0 and 2");
+    NS_TEST_EXPECT_MSG_EQ(m_released[0] - m_opened[0],
                           longTimeout,
                           "chunk 0: the Timeout it opened with");
-    NS_TEST_EXPECT_MSG_EQ(released[2] - opened[2], shortTimeout, "chunk 2: the shortened Timeout");
-    NS_TEST_EXPECT_MSG_EQ((released[2] < released[0]), true, "the later slot timed out first");
-    NS_TEST_EXPECT_MSG_EQ(missing[0], Bit(late), "chunk 0 lacked lax");
-    NS_TEST_EXPECT_MSG_EQ(missing[2], Bit(late), "chunk 2 lacked lax");
+    NS_TEST_EXPECT_MSG_EQ(m_released[2] - m_opened[2],
+                          shortTimeout,
+                          "chunk 2: the shortened Timeout");
+    NS_TEST_EXPECT_MSG_EQ((m_released[2] < m_released[0]), true, "the later slot timed out first");
+    NS_TEST_EXPECT_MSG_EQ(m_missing[0], Bit(late), "chunk 0 lacked lax");
+    NS_TEST_EXPECT_MSG_EQ(m_missing[2], Bit(late), "chunk 2 lacked lax");
     NS_TEST_EXPECT_MSG_EQ(fpga->GetPassThroughs(AggregatorNetDevice::CLOSED), 2, "late ones");
     NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotsInUse(), 0, "every slot is free at the end");
     End();
