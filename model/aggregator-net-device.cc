@@ -88,7 +88,8 @@ AggregatorNetDevice::GetTypeId()
                           MakeUintegerChecker<uint16_t>())
             .AddTraceSource("ContributionIn",
                             "A contribution left the pipeline (it is then summed, absorbed as a "
-                            "duplicate or passed through).",
+                            "duplicate or passed through). While it has a sink, every "
+                            "contribution has an exit event of its own (no deferred summation).",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_contributionInTrace),
                             "ns3::AggregatorNetDevice::ContributionCallback")
             .AddTraceSource("Duplicate",
