@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -105,11 +106,25 @@ class BenchRunner
      * @param label what the progress line names
      * @param repeat how many times (>= 1)
      * @return the result of the run with the smallest wall_s, plus repetitions and
-     *         wall_s_repetitions (m_lastResultFile names its file); the first failure otherwise
+     *         wall_s_repetitions; the first failure otherwise
      */
     nlohmann::json RunCase(const BenchCase::Arguments& arguments,
                            const std::string& label,
                            uint32_t repeat);
+    /**
+     * @brief Run a simulation case (`ours`) and its plain-ns-3 replay `repeat` times each,
+     * alternating (ours, plain, ours, plain, ...) so that both sample the same stretches of the
+     * machine's time, each in a child process; the replay repeats the traffic of the `ours` run
+     * just before it. Each side keeps its fastest run.
+     * @param arguments the `ours` case
+     * @param label what the progress line names
+     * @param repeat how many times each (>= 1)
+     * @return ours and plain, each as RunCase returns it; plain is a failure record when ours
+     *         failed
+     */
+    std::pair<nlohmann::json, nlohmann::json> RunPair(const BenchCase::Arguments& arguments,
+                                                      const std::string& label,
+                                                      uint32_t repeat);
 
     /** Measure the simulation cost and its baseline, fill m_simulation and m_memory. */
     void RunSimulation();
@@ -151,7 +166,6 @@ class BenchRunner
     std::vector<CapabilityMode> m_optimize32Modes;    //!< modes of optimize on 32 islands
     uint64_t m_optimize32Evaluations{0};              //!< their budget (0: the default)
     std::string m_caseDir;                            //!< where the children write their results
-    std::string m_lastResultFile;                     //!< result file of the last case RunCase kept
     uint32_t m_casesRun{0};                           //!< cases run so far
     uint32_t m_casesTotal{0};                         //!< cases of the profile
     bool m_allPassed{true};                           //!< whether every case passed

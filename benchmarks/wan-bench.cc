@@ -100,7 +100,8 @@ main(int argc, char* argv[])
     cmd.AddValue("topology", "the nine-city topology JSON", topologyFile);
     cmd.AddValue("modes", "simulated modes, comma separated (default: the profile's)", modesText);
     cmd.AddValue("repeat",
-                 "runs of each simulation case, the fastest kept (0: 2 quick, 1 otherwise)",
+                 "runs of each simulation case and its baseline, alternating, each side's "
+                 "fastest kept (0: 2 quick, 1 otherwise)",
                  repeatText);
     cmd.AddValue("case", "internal: run one case (ours, plain, evaluate, optimize)", caseKind);
     cmd.AddValue("result", "internal: the case's result file", resultFile);
