@@ -284,11 +284,13 @@ class AggregatorTestCase : public TestCase
      */
     Ptr<AggregatorNetDevice> Fpga(uint32_t island) const;
     /**
-     * @brief Record for one FPGA when each chunk's slot opened (its first ContributionIn), when
-     * it timed out and whom it lacked, in m_opened, m_released and m_missing.
-     * @param fpga the FPGA
+     * @brief The scenario of the timeout cases: FPGAs with a Timeout, one clique {nyc, chi, lax,
+     * lon}, lon listening; for lon's FPGA, m_opened, m_released and m_missing record when each
+     * chunk's slot opened (its first ContributionIn), when it timed out and whom it lacked.
+     * @param timeout the FPGAs' Timeout
+     * @return lon's FPGA
      */
-    void WatchTimeouts(Ptr<AggregatorNetDevice> fpga);
+    Ptr<AggregatorNetDevice> BuildTimeoutScenario(Time timeout);
 
     std::unique_ptr<WanTopology> m_topology;       //!< the nine-city topology
     std::unique_ptr<WanTopologyHelper> m_scenario; //!< the scenario
@@ -296,9 +298,9 @@ class AggregatorTestCase : public TestCase
     std::vector<Received> m_received;              //!< what the listening island got
     uint32_t m_ingressSync{0};              //!< sync packets on the listening island's access link
     uint32_t m_ingressOther{0};             //!< other packets on the listening island's access link
-    std::map<uint32_t, Time> m_opened;      //!< WatchTimeouts: chunk -> slot opened
-    std::map<uint32_t, Time> m_released;    //!< WatchTimeouts: chunk -> partial release
-    std::map<uint32_t, uint64_t> m_missing; //!< WatchTimeouts: chunk -> contributors lacking
+    std::map<uint32_t, Time> m_opened;      //!< BuildTimeoutScenario: chunk -> slot opened
+    std::map<uint32_t, Time> m_released;    //!< BuildTimeoutScenario: chunk -> partial release
+    std::map<uint32_t, uint64_t> m_missing; //!< BuildTimeoutScenario: chunk -> contributors lacking
 
   private:
     /**
@@ -362,12 +364,17 @@ AggregatorTestCase::Fpga(uint32_t island) const
     return m_aggregators.GetAggregator(*m_scenario, island);
 }
 
-void
-AggregatorTestCase::WatchTimeouts(Ptr<AggregatorNetDevice> fpga)
+Ptr<AggregatorNetDevice>
+AggregatorTestCase::BuildTimeoutScenario(Time timeout)
 {
+    m_aggregators.SetAttribute("Timeout", TimeValue(timeout));
+    Build({{"nyc", "chi", "lax", "lon"}});
+    Listen(City("lon"));
+    Ptr<AggregatorNetDevice> fpga = Fpga(City("lon"));
     fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteOpened, &m_opened));
     fpga->TraceConnectWithoutContext("Timeout",
                                      MakeBoundCallback(&NoteTimeout, &m_released, &m_missing));
+    return fpga;
 }
 
 void
@@ -826,16 +833,11 @@ AggregatorTimeoutTestCase::DoRun()
 {
     SetDataDir(NS_TEST_SOURCEDIR);
     const Time timeout = MilliSeconds(50);
-    m_aggregators.SetAttribute("Timeout", TimeValue(timeout));
-    Build({{"nyc", "chi", "lax", "lon"}});
+    Ptr<AggregatorNetDevice> fpga = BuildTimeoutScenario(timeout);
     const uint32_t chunks = 6;
     const uint32_t receiver = City("lon");
     const uint32_t late = City("lax");
     const uint64_t present = Bit(City("nyc")) | Bit(City("chi"));
-    Listen(receiver);
-
-    Ptr<AggregatorNetDevice> fpga = Fpga(receiver);
-    WatchTimeouts(fpga);
 
     for (uint32_t c = 0; c < chunks; ++c)
     {
@@ -909,16 +911,11 @@ AggregatorDeadlineOrderTestCase::DoRun()
     SetDataDir(NS_TEST_SOURCEDIR);
     const Time longTimeout = Seconds(1);
     const Time shortTimeout = MilliSeconds(20);
-    m_aggregators.SetAttribute("Timeout", TimeValue(longTimeout));
-    Build({{"nyc", "chi", "lax", "lon"}});
+    Ptr<AggregatorNetDevice> fpga = BuildTimeoutScenario(longTimeout);
     const uint32_t chunks = 3;
     const uint32_t receiver = City("lon");
     const uint32_t late = City("lax");
     const uint64_t present = Bit(City("nyc")) | Bit(City("chi"));
-    Listen(receiver);
-
-    Ptr<AggregatorNetDevice> fpga = Fpga(receiver);
-    WatchTimeouts(fpga);
 
     // Chunk 0 lacks lax (deadline: opening + 1 s); chunk 1 is complete (every contribution
     // arrives within tens of ms); Timeout becomes 20 ms before chunk 2, which lacks lax, opens
