@@ -328,13 +328,13 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     m_pipelineFreeAt = start + GetLineTime(packet->GetSize());
     contribution.exit = m_pipelineFreeAt + m_processingDelay;
     const IslandSyncHeader& header = contribution.header;
-    const ChunkKey key{header.GetJobId(),
-                       header.GetRound(),
-                       header.GetCliqueId(),
-                       header.GetChunkIndex()};
+    contribution.key = ChunkKey{header.GetJobId(),
+                                header.GetRound(),
+                                header.GetCliqueId(),
+                                header.GetChunkIndex()};
     const uint64_t bit = Bit(header.GetSender());
-    InPipeline& inPipeline = m_inPipeline[key];
-    contribution.deferred = CanDefer(contribution, key, bit, inPipeline);
+    InPipeline& inPipeline = m_inPipeline[contribution.key];
+    contribution.deferred = CanDefer(contribution, bit, inPipeline);
     if (contribution.deferred)
     {
         inPipeline.deferred |= bit; // summed for sure: the packet is not needed any more
@@ -360,7 +360,6 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
 
 bool
 AggregatorNetDevice::CanDefer(const Contribution& contribution,
-                              const ChunkKey& key,
                               uint64_t bit,
                               const InPipeline& inPipeline) const
 {
@@ -369,19 +368,25 @@ AggregatorNetDevice::CanDefer(const Contribution& contribution,
     {
         return false;
     }
-    auto it = m_slots.find(key);
+    auto it = m_slots.find(contribution.key);
     if (it == m_slots.end())
     {
         return false;
     }
     const Slot& slot = it->second;
-    const IslandSyncHeader& header = contribution.header;
     return (slot.expected & bit) != 0 && (slot.contributors & bit) == 0 &&
            (slot.contributors | inPipeline.deferred | bit) != slot.expected &&
-           header.GetChunkCount() == slot.chunkCount &&
+           SameLayout(slot, contribution) && contribution.exit < slot.deadline;
+}
+
+bool
+AggregatorNetDevice::SameLayout(const Slot& slot, const Contribution& contribution)
+{
+    const IslandSyncHeader& header = contribution.header;
+    return header.GetChunkCount() == slot.chunkCount &&
            header.GetValueOffset() == slot.valueOffset &&
            header.GetValues().size() == slot.sums.size() &&
-           contribution.paddingBytes == slot.paddingBytes && contribution.exit < slot.deadline;
+           contribution.paddingBytes == slot.paddingBytes;
 }
 
 void
@@ -506,10 +511,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     ++m_contributionsIn;
     m_contributionInTrace(header);
 
-    ChunkKey key{header.GetJobId(),
-                 header.GetRound(),
-                 header.GetCliqueId(),
-                 header.GetChunkIndex()};
+    const ChunkKey& key = contribution.key;
     uint64_t bit = Bit(header.GetSender());
     const std::vector<float>& values = header.GetValues();
 
@@ -574,8 +576,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         m_duplicateTrace(header);
         return;
     }
-    if (header.GetChunkCount() != slot.chunkCount || header.GetValueOffset() != slot.valueOffset ||
-        values.size() != slot.sums.size() || contribution.paddingBytes != slot.paddingBytes)
+    if (!SameLayout(slot, contribution))
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
         NS_LOG_LOGIC("layout mismatch " << header);
@@ -595,16 +596,15 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     if (slot.contributors != 0 && slot.contributors == slot.expected)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
-        Release(key, true);
+        Release(it, true);
     }
 }
 
 void
-AggregatorNetDevice::Release(ChunkKey key, bool complete)
+AggregatorNetDevice::Release(SlotMap::iterator it, bool complete)
 {
     NS_LOG_FUNCTION(this << complete);
-    auto it = m_slots.find(key);
-    NS_ASSERT(it != m_slots.end());
+    const ChunkKey key = it->first;
     Slot& slot = it->second;
 
     std::vector<float> values(slot.sums.size());
@@ -686,28 +686,30 @@ AggregatorNetDevice::SlotTimeouts()
     const Time now = Simulator::Now();
     while (!m_deadlines.empty() && std::get<0>(m_deadlines.top()) <= now)
     {
-        const uint64_t opening = std::get<1>(m_deadlines.top());
-        const ChunkKey key = std::get<2>(m_deadlines.top());
+        auto it = GetOpenSlot(m_deadlines.top());
         m_deadlines.pop();
-        auto it = m_slots.find(key);
-        if (it != m_slots.end() && it->second.opening == opening)
+        if (it != m_slots.end())
         {
-            Release(key, false);
+            Release(it, false);
         }
     }
     ScheduleSlotTimeouts();
 }
 
+AggregatorNetDevice::SlotMap::iterator
+AggregatorNetDevice::GetOpenSlot(const Deadline& deadline)
+{
+    // A chunk is closed when its slot is released and never reopened; the opening order makes
+    // the check independent of that.
+    auto it = m_slots.find(std::get<2>(deadline));
+    return it != m_slots.end() && it->second.opening == std::get<1>(deadline) ? it : m_slots.end();
+}
+
 void
 AggregatorNetDevice::ScheduleSlotTimeouts()
 {
-    while (!m_deadlines.empty())
+    while (!m_deadlines.empty() && GetOpenSlot(m_deadlines.top()) == m_slots.end())
     {
-        auto it = m_slots.find(std::get<2>(m_deadlines.top()));
-        if (it != m_slots.end() && it->second.opening == std::get<1>(m_deadlines.top()))
-        {
-            break;
-        }
         m_deadlines.pop();
     }
     if (m_deadlines.empty())

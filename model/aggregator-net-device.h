@@ -306,6 +306,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     {
         Ptr<Packet> packet;       //!< the original IPv4 datagram
         IslandSyncHeader header;  //!< its sync header
+        ChunkKey key;             //!< its chunk
         uint32_t paddingBytes{0}; //!< UDP payload bytes after the sync header
         uint64_t expected{0};     //!< expected contributors of its chunk
         Time exit;                //!< when it leaves the pipeline
@@ -332,6 +333,9 @@ class AggregatorNetDevice : public PointToPointNetDevice
         Time deadline;            //!< when it is released if still incomplete
     };
 
+    /** The open slots, by chunk. */
+    using SlotMap = std::unordered_map<ChunkKey, Slot, ChunkKeyHash>;
+
     /**
      * @param bytes a contribution's size
      * @return its serialization time at LineRate (the last result is cached)
@@ -350,16 +354,21 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /**
      * @brief Whether a contribution entering the pipeline may be deferred (see the class
      * documentation).
-     * @param contribution the contribution, its exit time set
-     * @param key its chunk
+     * @param contribution the contribution, its key and exit time set
      * @param bit its sender's bit
      * @param inPipeline the contributions of its chunk already in the pipeline
      * @return whether its only effect at its exit is to be summed
      */
     bool CanDefer(const Contribution& contribution,
-                  const ChunkKey& key,
                   uint64_t bit,
                   const InPipeline& inPipeline) const;
+    /**
+     * @param slot a slot
+     * @param contribution a contribution
+     * @return whether the contribution has the slot's layout (chunk count, value offset, value
+     *         count, padding), so that it can be summed into it
+     */
+    static bool SameLayout(const Slot& slot, const Contribution& contribution);
     /** Process the contributions whose pipeline exit time has come. */
     void PipelineExit();
     /**
@@ -378,10 +387,15 @@ class AggregatorNetDevice : public PointToPointNetDevice
     void Process(const Contribution& contribution);
     /**
      * @brief Build and send a slot's aggregate, close the chunk and free the slot.
-     * @param key the slot's chunk
+     * @param it the slot
      * @param complete whether every expected contribution is in it
      */
-    void Release(ChunkKey key, bool complete);
+    void Release(SlotMap::iterator it, bool complete);
+    /**
+     * @param deadline an entry of the deadline heap
+     * @return the slot it is the deadline of, or m_slots.end() when that slot was released
+     */
+    SlotMap::iterator GetOpenSlot(const Deadline& deadline);
     /**
      * @brief The earliest deadline has come: release every open slot whose Timeout has passed
      * as a partial aggregate, then schedule the next check.
@@ -442,7 +456,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint32_t m_lineTimeBytes{0};         //!< size of the cached line time
     DataRate m_lineTimeRate;             //!< LineRate of the cached line time
     Time m_lineTime;                     //!< the cached line time
-    std::unordered_map<ChunkKey, Slot, ChunkKeyHash> m_slots; //!< open slots
+    SlotMap m_slots;                     //!< open slots
     std::unordered_map<ChunkKey, InPipeline, ChunkKeyHash>
         m_inPipeline; //!< pipeline contents by chunk
     std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>>
