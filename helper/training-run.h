@@ -289,7 +289,7 @@ class TrainingRun
     /** Crashed sink: the island's remaining rounds are over. */
     void OnCrashed(uint32_t island, uint32_t round);
     /**
-     * @brief Count rounds that ended on an island; report progress; cancel the guard once every
+     * @brief Count rounds that ended on an island; report progress; remove the guard once every
      * island is done.
      * @param island the island
      * @param first the first round that ended

@@ -80,7 +80,7 @@ class AggregatorNetDevice;
  * control layer hands every packet straight to the device: a packet the full FIFO refuses is
  * dropped by the device and traced (MacTxDrop, the queue's Drop), never silently by the traffic
  * control layer. Every contribution the FPGA absorbs crosses that port, and a queue disc there
- * (enqueue, dequeue, its traces) costs about a tenth of a both-mode run (benchmarks/README.md)
+ * (enqueue, dequeue, its traces) costs about 6 % of a both-mode run (benchmarks/README.md)
  * for packets that never wait. To study a queue disc there, aggregate a
  * NetDeviceQueueInterface to GetTxDevice of `A:down` (connected to its queue) and install the
  * disc with TrafficControlHelper after Install().
