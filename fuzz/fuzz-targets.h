@@ -83,8 +83,9 @@ void FuzzSchedule(const uint8_t* data, std::size_t size);
  * @ingroup wan-training-tests
  * @brief Deserialize the bytes as an IslandSyncHeader and check every accepted header: its size,
  * its field constraints and that serializing it again gives the same bytes; and that
- * IslandSyncHeader::ReadFromPacket agrees with Deserialize on the bytes wrapped in an IPv4 UDP
- * datagram (with and without PPP) and never reads beyond the bytes taken as a packet.
+ * IslandSyncHeader::ReadFromPacket and PeekTypeInPacket agree with Deserialize on the bytes
+ * wrapped in an IPv4 UDP datagram (with and without PPP) and never read beyond the bytes taken
+ * as a packet.
  * @param data the input bytes (a packet's payload)
  * @param size the number of bytes
  */

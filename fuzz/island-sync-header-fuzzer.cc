@@ -157,7 +157,8 @@ Datagram(const std::vector<uint8_t>& payload, bool ppp)
 }
 
 /**
- * @brief Check IslandSyncHeader::ReadFromPacket against Deserialize on the same bytes.
+ * @brief Check IslandSyncHeader::ReadFromPacket and PeekTypeInPacket against Deserialize on
+ * the same bytes.
  * @param bytes the input
  * @param read what Deserialize returned for them
  * @param header what it read (when read > 0)
@@ -175,6 +176,10 @@ CheckReadFromPacket(const std::vector<uint8_t>& bytes,
         const uint32_t offset = IslandSyncHeader::ReadFromPacket(raw, framing, PORT, any);
         FuzzCheck(offset == 0 || offset + any.GetSerializedSize() <= bytes.size(),
                   "ReadFromPacket read beyond the packet");
+        IslandSyncHeader::Type type = IslandSyncHeader::DONE;
+        const uint32_t peeked = IslandSyncHeader::PeekTypeInPacket(raw, framing, PORT, type);
+        FuzzCheck(peeked == 0 || peeked + IslandSyncHeader::FIXED_SIZE <= bytes.size(),
+                  "PeekTypeInPacket read beyond the packet");
     }
     // Wrapped in IPv4 and UDP (and PPP): exactly what Deserialize says, at the payload's offset.
     for (bool ppp : {false, true})
@@ -191,6 +196,18 @@ CheckReadFromPacket(const std::vector<uint8_t>& bytes,
                       std::to_string(read));
         FuzzCheck(read == 0 || SameFields(header, flat),
                   "ReadFromPacket and Deserialize read different fields");
+        // PeekTypeInPacket finds the same header and type, and checks less: it may also find
+        // one that Deserialize refuses, never at another offset.
+        IslandSyncHeader::Type type = IslandSyncHeader::DONE;
+        const uint32_t peeked = IslandSyncHeader::PeekTypeInPacket(
+            Datagram(bytes, ppp),
+            ppp ? IslandSyncHeader::PPP_FRAME : IslandSyncHeader::IPV4_DATAGRAM,
+            PORT,
+            type);
+        FuzzCheck(read == 0 || (peeked == expected && type == header.GetType()),
+                  "PeekTypeInPacket and Deserialize disagree on a valid header");
+        FuzzCheck(peeked == 0 || peeked == (ppp ? 2 : 0) + 28,
+                  "PeekTypeInPacket returned " + std::to_string(peeked));
     }
 }
 

@@ -385,19 +385,18 @@ TrainingResults::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
     LinkCounters& counters = m_links[d];
     ++counters.packets;
     counters.bytes += packet->GetSize();
-    // Called for every packet on every link: read without a packet copy.
-    IslandSyncHeader sync;
+    // Called for every packet on every link: only the type is read, without a packet copy.
+    IslandSyncHeader::Type type = IslandSyncHeader::DONE;
     uint32_t offset =
-        IslandSyncHeader::ReadFromPacket(packet, IslandSyncHeader::PPP_FRAME, m_port, sync);
+        IslandSyncHeader::PeekTypeInPacket(packet, IslandSyncHeader::PPP_FRAME, m_port, type);
     if (offset == 0)
     {
         return;
     }
-    if (sync.GetType() == IslandSyncHeader::DATA || sync.GetType() == IslandSyncHeader::AGGREGATE)
+    if (type == IslandSyncHeader::DATA || type == IslandSyncHeader::AGGREGATE)
     {
         counters.modelBytes += packet->GetSize() - offset - IslandSyncHeader::FIXED_SIZE;
-        ++(sync.GetType() == IslandSyncHeader::DATA ? counters.dataPackets
-                                                    : counters.aggregatePackets);
+        ++(type == IslandSyncHeader::DATA ? counters.dataPackets : counters.aggregatePackets);
     }
 }
 

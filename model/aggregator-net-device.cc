@@ -11,6 +11,7 @@
 #include "ns3/abort.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
+#include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
 #include "ns3/ppp-header.h"
@@ -333,15 +334,16 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
                                 header.GetCliqueId(),
                                 header.GetChunkIndex()};
     const uint64_t bit = Bit(header.GetSender());
-    InPipeline& inPipeline = m_inPipeline[contribution.key];
-    contribution.deferred = CanDefer(contribution, bit, inPipeline);
+    ChunkState& chunk = m_chunks[contribution.key];
+    contribution.chunk = &chunk;
+    contribution.deferred = CanDefer(contribution, bit);
     if (contribution.deferred)
     {
-        inPipeline.deferred |= bit; // summed for sure: the packet is not needed any more
+        chunk.deferred |= bit; // summed for sure: the packet is not needed any more
     }
     else
     {
-        ++inPipeline.others;
+        ++chunk.others;
         contribution.packet = packet;
     }
     NS_LOG_LOGIC("contribution " << header << " leaves the pipeline at "
@@ -358,24 +360,25 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     return true;
 }
 
-bool
-AggregatorNetDevice::CanDefer(const Contribution& contribution,
-                              uint64_t bit,
-                              const InPipeline& inPipeline) const
+Address
+AggregatorNetDevice::GetBroadcast() const
 {
-    if (!m_contributionInTrace.IsEmpty() || inPipeline.others != 0 ||
-        (inPipeline.deferred & bit) != 0)
+    static const Address broadcast = Mac48Address::GetBroadcast();
+    return broadcast;
+}
+
+bool
+AggregatorNetDevice::CanDefer(const Contribution& contribution, uint64_t bit) const
+{
+    const ChunkState& chunk = *contribution.chunk;
+    if (!m_contributionInTrace.IsEmpty() || !chunk.open || chunk.others != 0 ||
+        (chunk.deferred & bit) != 0)
     {
         return false;
     }
-    auto it = m_slots.find(contribution.key);
-    if (it == m_slots.end())
-    {
-        return false;
-    }
-    const Slot& slot = it->second;
+    const Slot& slot = chunk.slot;
     return (slot.expected & bit) != 0 && (slot.contributors & bit) == 0 &&
-           (slot.contributors | inPipeline.deferred | bit) != slot.expected &&
+           (slot.contributors | chunk.deferred | bit) != slot.expected &&
            SameLayout(slot, contribution) && contribution.exit < slot.deadline;
 }
 
@@ -515,31 +518,26 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     uint64_t bit = Bit(header.GetSender());
     const std::vector<float>& values = header.GetValues();
 
-    auto inPipeline = m_inPipeline.find(key);
-    NS_ASSERT(inPipeline != m_inPipeline.end());
+    ChunkState& chunk = *contribution.chunk;
     if (contribution.deferred)
     {
-        inPipeline->second.deferred &= ~bit;
+        chunk.deferred &= ~bit;
     }
     else
     {
-        --inPipeline->second.others;
-    }
-    if (inPipeline->second.deferred == 0 && inPipeline->second.others == 0)
-    {
-        m_inPipeline.erase(inPipeline);
+        --chunk.others;
     }
 
     // CanDefer's promise: a deferred contribution is summed into its open slot, nothing else.
     const char* const broken = "a deferred contribution did more than add to its slot's sums";
-    auto it = m_slots.find(key);
-    if (it == m_slots.end())
+    if (!chunk.open)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
         if (IsClosed(key))
         {
             NotePassThrough(contribution.packet, CLOSED);
             Emit(contribution.packet);
+            ForgetIfIdle(key, chunk);
             return;
         }
         if (m_slotsInUse >= m_slotCount)
@@ -547,10 +545,13 @@ AggregatorNetDevice::Process(const Contribution& contribution)
             Close(key);
             NotePassThrough(contribution.packet, NO_SLOT);
             Emit(contribution.packet);
+            ForgetIfIdle(key, chunk);
             return;
         }
-        Slot slot;
+        chunk.open = true;
+        Slot& slot = chunk.slot;
         slot.expected = contribution.expected;
+        slot.contributors = 0;
         slot.chunkCount = header.GetChunkCount();
         slot.valueOffset = header.GetValueOffset();
         slot.paddingBytes = contribution.paddingBytes;
@@ -558,7 +559,6 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.opening = m_openings++;
         slot.deadline = Simulator::Now() + m_timeout;
         m_deadlines.emplace(slot.deadline, slot.opening, key);
-        it = m_slots.emplace(key, std::move(slot)).first;
         ScheduleSlotTimeouts();
         m_slotsInUse = m_slotsInUse + 1;
         if (m_slotsInUse > m_slotHighWaterMark)
@@ -567,7 +567,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         }
     }
 
-    Slot& slot = it->second;
+    Slot& slot = chunk.slot;
     if (slot.contributors & bit)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
@@ -596,16 +596,25 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     if (slot.contributors != 0 && slot.contributors == slot.expected)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
-        Release(it, true);
+        Release(key, chunk, true);
     }
 }
 
 void
-AggregatorNetDevice::Release(SlotMap::iterator it, bool complete)
+AggregatorNetDevice::ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk)
+{
+    if (!chunk.open && chunk.deferred == 0 && chunk.others == 0)
+    {
+        m_chunks.erase(key);
+    }
+}
+
+void
+AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete)
 {
     NS_LOG_FUNCTION(this << complete);
-    const ChunkKey key = it->first;
-    Slot& slot = it->second;
+    NS_ASSERT(chunk.open);
+    Slot& slot = chunk.slot;
 
     std::vector<float> values(slot.sums.size());
     for (std::size_t v = 0; v < values.size(); ++v)
@@ -650,8 +659,9 @@ AggregatorNetDevice::Release(SlotMap::iterator it, bool complete)
 
     uint64_t missing = slot.expected & ~slot.contributors;
     Close(key);
-    m_slots.erase(it);
+    chunk.open = false;
     m_slotsInUse = m_slotsInUse - 1;
+    ForgetIfIdle(key, chunk);
 
     NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);
     ++m_aggregatesOut;
@@ -688,27 +698,30 @@ AggregatorNetDevice::SlotTimeouts()
     {
         auto it = GetOpenSlot(m_deadlines.top());
         m_deadlines.pop();
-        if (it != m_slots.end())
+        if (it != m_chunks.end())
         {
-            Release(it, false);
+            Release(it->first, it->second, false);
         }
     }
     ScheduleSlotTimeouts();
 }
 
-AggregatorNetDevice::SlotMap::iterator
+AggregatorNetDevice::ChunkMap::iterator
 AggregatorNetDevice::GetOpenSlot(const Deadline& deadline)
 {
     // A chunk is closed when its slot is released and never reopened; the opening order makes
     // the check independent of that.
-    auto it = m_slots.find(std::get<2>(deadline));
-    return it != m_slots.end() && it->second.opening == std::get<1>(deadline) ? it : m_slots.end();
+    auto it = m_chunks.find(std::get<2>(deadline));
+    return it != m_chunks.end() && it->second.open &&
+                   it->second.slot.opening == std::get<1>(deadline)
+               ? it
+               : m_chunks.end();
 }
 
 void
 AggregatorNetDevice::ScheduleSlotTimeouts()
 {
-    while (!m_deadlines.empty() && GetOpenSlot(m_deadlines.top()) == m_slots.end())
+    while (!m_deadlines.empty() && GetOpenSlot(m_deadlines.top()) == m_chunks.end())
     {
         m_deadlines.pop();
     }

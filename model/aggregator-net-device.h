@@ -282,13 +282,20 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
 
+    /**
+     * @return the broadcast MAC address, as PointToPointNetDevice::GetBroadcast does; built once
+     *         (IPv4 asks for it with every packet it sends on the port, and
+     *         PointToPointNetDevice parses it from text each time)
+     */
+    Address GetBroadcast() const override;
+
   private:
     /** (job, round, clique, chunk): one chunk of one clique exchange. */
     using ChunkKey = std::tuple<uint16_t, uint32_t, uint16_t, uint32_t>;
     /** (job, round, clique): one clique exchange. */
     using StreamKey = std::tuple<uint16_t, uint32_t, uint16_t>;
 
-    /** Hash of a ChunkKey, for the open slots. */
+    /** Hash of a ChunkKey, for the chunk table. */
     struct ChunkKeyHash
     {
         /**
@@ -300,25 +307,6 @@ class AggregatorNetDevice : public PointToPointNetDevice
 
     /** A slot's deadline in the timeout heap: (deadline, opening order, chunk). */
     using Deadline = std::tuple<Time, uint64_t, ChunkKey>;
-
-    /** A contribution travelling through the pipeline. */
-    struct Contribution
-    {
-        Ptr<Packet> packet;       //!< the original IPv4 datagram
-        IslandSyncHeader header;  //!< its sync header
-        ChunkKey key;             //!< its chunk
-        uint32_t paddingBytes{0}; //!< UDP payload bytes after the sync header
-        uint64_t expected{0};     //!< expected contributors of its chunk
-        Time exit;                //!< when it leaves the pipeline
-        bool deferred{false};     //!< summed without an exit event of its own
-    };
-
-    /** The contributions of one chunk in the pipeline. */
-    struct InPipeline
-    {
-        uint64_t deferred{0}; //!< senders of the deferred ones
-        uint32_t others{0};   //!< how many are not deferred
-    };
 
     /** One slot of the FPGA's memory. */
     struct Slot
@@ -333,8 +321,34 @@ class AggregatorNetDevice : public PointToPointNetDevice
         Time deadline;            //!< when it is released if still incomplete
     };
 
-    /** The open slots, by chunk. */
-    using SlotMap = std::unordered_map<ChunkKey, Slot, ChunkKeyHash>;
+    /**
+     * What the FPGA holds for one chunk: its contributions in the pipeline and its slot. One
+     * entry per chunk, so that a contribution costs one hash lookup (in Send): the pipeline
+     * keeps a pointer to the entry, which unordered_map keeps valid until it is erased.
+     */
+    struct ChunkState
+    {
+        uint64_t deferred{0}; //!< senders of the deferred contributions in the pipeline
+        uint32_t others{0};   //!< contributions in the pipeline that are not deferred
+        bool open{false};     //!< whether the chunk has a slot
+        Slot slot;            //!< the slot, when open
+    };
+
+    /** The chunks with a slot or with contributions in the pipeline. */
+    using ChunkMap = std::unordered_map<ChunkKey, ChunkState, ChunkKeyHash>;
+
+    /** A contribution travelling through the pipeline. */
+    struct Contribution
+    {
+        Ptr<Packet> packet;         //!< the original IPv4 datagram
+        IslandSyncHeader header;    //!< its sync header
+        ChunkKey key;               //!< its chunk
+        ChunkState* chunk{nullptr}; //!< its chunk's entry in m_chunks
+        uint32_t paddingBytes{0};   //!< UDP payload bytes after the sync header
+        uint64_t expected{0};       //!< expected contributors of its chunk
+        Time exit;                  //!< when it leaves the pipeline
+        bool deferred{false};       //!< summed without an exit event of its own
+    };
 
     /**
      * @param bytes a contribution's size
@@ -354,14 +368,12 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /**
      * @brief Whether a contribution entering the pipeline may be deferred (see the class
      * documentation).
-     * @param contribution the contribution, its key and exit time set
+     * @param contribution the contribution, its chunk and exit time set (the chunk's pipeline
+     *        counts do not include it yet)
      * @param bit its sender's bit
-     * @param inPipeline the contributions of its chunk already in the pipeline
      * @return whether its only effect at its exit is to be summed
      */
-    bool CanDefer(const Contribution& contribution,
-                  uint64_t bit,
-                  const InPipeline& inPipeline) const;
+    bool CanDefer(const Contribution& contribution, uint64_t bit) const;
     /**
      * @param slot a slot
      * @param contribution a contribution
@@ -387,15 +399,24 @@ class AggregatorNetDevice : public PointToPointNetDevice
     void Process(const Contribution& contribution);
     /**
      * @brief Build and send a slot's aggregate, close the chunk and free the slot.
-     * @param it the slot
-     * @param complete whether every expected contribution is in it
+     * @param key the chunk (a copy: the entry it may come from can be erased here)
+     * @param chunk its entry in m_chunks, open (erased here when nothing of the chunk is left
+     *        in the pipeline)
+     * @param complete whether every expected contribution is in the slot
      */
-    void Release(SlotMap::iterator it, bool complete);
+    void Release(ChunkKey key, ChunkState& chunk, bool complete);
+    /**
+     * @brief Erase a chunk's entry when it has no slot and no contribution in the pipeline.
+     * @param key the chunk
+     * @param chunk its entry in m_chunks
+     */
+    void ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk);
     /**
      * @param deadline an entry of the deadline heap
-     * @return the slot it is the deadline of, or m_slots.end() when that slot was released
+     * @return the chunk whose slot it is the deadline of, or m_chunks.end() when that slot was
+     *         released
      */
-    SlotMap::iterator GetOpenSlot(const Deadline& deadline);
+    ChunkMap::iterator GetOpenSlot(const Deadline& deadline);
     /**
      * @brief The earliest deadline has come: release every open slot whose Timeout has passed
      * as a partial aggregate, then schedule the next check.
@@ -456,9 +477,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint32_t m_lineTimeBytes{0};         //!< size of the cached line time
     DataRate m_lineTimeRate;             //!< LineRate of the cached line time
     Time m_lineTime;                     //!< the cached line time
-    SlotMap m_slots;                     //!< open slots
-    std::unordered_map<ChunkKey, InPipeline, ChunkKeyHash>
-        m_inPipeline; //!< pipeline contents by chunk
+    ChunkMap m_chunks;                   //!< open slots and pipeline contents, by chunk
     std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>>
         m_deadlines;                             //!< slots' deadlines, earliest on top
     uint64_t m_openings{0};                      //!< slots opened so far

@@ -341,23 +341,40 @@ IslandSyncHeader::PeekSerializedSize(const uint8_t* fixed)
     return FIXED_SIZE;
 }
 
-uint32_t
-IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
-                                 Framing framing,
-                                 uint16_t port,
-                                 IslandSyncHeader& header)
+namespace
 {
-    constexpr uint32_t PPP_BYTES = 2;
+
+constexpr uint32_t PPP_BYTES = 2;       //!< the PPP header
+constexpr uint32_t MAX_IPV4_BYTES = 60; //!< the longest IPv4 header (15 words)
+constexpr uint32_t UDP_BYTES = 8;       //!< the UDP header
+
+/** The first bytes of a packet: enough for the framing, IPv4, UDP and fixed sync headers. */
+using PacketHead = uint8_t[PPP_BYTES + MAX_IPV4_BYTES + UDP_BYTES + IslandSyncHeader::FIXED_SIZE];
+
+/**
+ * @brief Copy a packet's first bytes and find where the sync header of the transport starts:
+ * the PPP protocol (PPP_FRAME) is IPv4, the packet is an unfragmented IPv4 UDP datagram to
+ * `port`, and the payload is long enough for the fixed sync header (which is not checked).
+ * @param packet the packet
+ * @param framing how it starts
+ * @param port the transport's UDP destination port
+ * @param head receives the packet's first bytes
+ * @param copied receives how many bytes head holds
+ * @return the sync header's byte offset, or 0 when the packet is not of the transport
+ */
+uint32_t
+LocateSyncHeader(Ptr<const Packet> packet,
+                 IslandSyncHeader::Framing framing,
+                 uint16_t port,
+                 PacketHead& head,
+                 uint32_t& copied)
+{
     constexpr uint16_t PPP_IPV4 = 0x0021;
     constexpr uint32_t MIN_IPV4_BYTES = 20;
-    constexpr uint32_t MAX_IPV4_BYTES = 60; // 15 words
     constexpr uint8_t UDP_PROTOCOL = 17;
-    constexpr uint32_t UDP_BYTES = 8;
-    uint8_t head[PPP_BYTES + MAX_IPV4_BYTES + UDP_BYTES + FIXED_SIZE];
-    const uint32_t size = packet->GetSize();
-    const uint32_t copied = packet->CopyData(head, std::min<uint32_t>(size, sizeof(head)));
+    copied = packet->CopyData(head, std::min<uint32_t>(packet->GetSize(), sizeof(head)));
     uint32_t ip = 0;
-    if (framing == PPP_FRAME)
+    if (framing == IslandSyncHeader::PPP_FRAME)
     {
         if (copied < PPP_BYTES || GetU16(head) != PPP_IPV4)
         {
@@ -377,7 +394,25 @@ IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
     const uint32_t sync = udp + UDP_BYTES;
     if (ipBytes < MIN_IPV4_BYTES || head[ip + 9] != UDP_PROTOCOL || fragmentOffset != 0 ||
         moreFragments || copied < sync || GetU16(head + udp + 2) != port ||
-        copied < sync + FIXED_SIZE)
+        copied < sync + IslandSyncHeader::FIXED_SIZE)
+    {
+        return 0;
+    }
+    return sync;
+}
+
+} // namespace
+
+uint32_t
+IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
+                                 Framing framing,
+                                 uint16_t port,
+                                 IslandSyncHeader& header)
+{
+    PacketHead head;
+    uint32_t copied = 0;
+    const uint32_t sync = LocateSyncHeader(packet, framing, port, head, copied);
+    if (sync == 0)
     {
         return 0;
     }
@@ -387,7 +422,7 @@ IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
     {
         headerBytes = header.DeserializeFrom(head + sync, copied - sync);
     }
-    else if (end <= size)
+    else if (end <= packet->GetSize())
     {
         // A header with a value or range area (first chunks, NACKs): copy all of it.
         std::vector<uint8_t> whole(end);
@@ -395,6 +430,28 @@ IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
         headerBytes = header.DeserializeFrom(whole.data() + sync, end - sync);
     }
     return headerBytes == 0 ? 0 : sync;
+}
+
+uint32_t
+IslandSyncHeader::PeekTypeInPacket(Ptr<const Packet> packet,
+                                   Framing framing,
+                                   uint16_t port,
+                                   Type& type)
+{
+    PacketHead head;
+    uint32_t copied = 0;
+    const uint32_t sync = LocateSyncHeader(packet, framing, port, head, copied);
+    if (sync == 0)
+    {
+        return 0;
+    }
+    const uint8_t* fixed = head + sync;
+    if (GetU16(fixed) != MAGIC || fixed[2] != VERSION || fixed[3] < DATA || fixed[3] > READY)
+    {
+        return 0;
+    }
+    type = static_cast<Type>(fixed[3]);
+    return sync;
 }
 
 uint32_t

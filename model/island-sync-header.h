@@ -112,7 +112,7 @@ class IslandSyncHeader : public Header
      */
     static uint32_t PeekSerializedSize(const uint8_t* fixed);
 
-    /** How a packet handed to ReadFromDatagram() starts. */
+    /** How a packet handed to ReadFromPacket() or PeekTypeInPacket() starts. */
     enum Framing : uint8_t
     {
         IPV4_DATAGRAM, //!< with the IPv4 header (what a NetDevice's Send() is given)
@@ -139,6 +139,22 @@ class IslandSyncHeader : public Header
                                    Framing framing,
                                    uint16_t port,
                                    IslandSyncHeader& header);
+
+    /**
+     * @brief Find the sync header of a packet of the transport as ReadFromPacket() does, and
+     * read its type only: the magic, version and type are checked, not the rest of the header
+     * (its fields, checksum and area). For counting every packet of a link by type, where the
+     * headers were built by the module and are validated by their receivers.
+     * @param packet the packet
+     * @param framing how it starts
+     * @param port the transport's UDP destination port
+     * @param type receives the message type (unchanged when this returns 0)
+     * @return the sync header's byte offset in the packet, or 0 when it is not a sync packet
+     */
+    static uint32_t PeekTypeInPacket(Ptr<const Packet> packet,
+                                     Framing framing,
+                                     uint16_t port,
+                                     Type& type);
 
     /** @param type the message type */
     void SetType(Type type);

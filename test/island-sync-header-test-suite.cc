@@ -6,8 +6,11 @@
 
 #include "island-sync-header.h"
 
+#include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
+#include "ns3/ppp-header.h"
 #include "ns3/test.h"
+#include "ns3/udp-header.h"
 
 #include <cmath>
 #include <cstring>
@@ -18,8 +21,9 @@
  * @file
  * @ingroup wan-training-tests
  * IslandSyncHeader test suite: round trips of every message type, the wire layout checked byte
- * by byte against the documented offsets, and rejection of truncated and corrupt headers
- * (including semantically invalid ones that carry a correct checksum).
+ * by byte against the documented offsets, rejection of truncated and corrupt headers
+ * (including semantically invalid ones that carry a correct checksum), and finding the header
+ * in a datagram or frame (ReadFromPacket, PeekTypeInPacket).
  */
 
 using namespace ns3;
@@ -378,6 +382,131 @@ IslandSyncHeaderRejectTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
+ * @brief ReadFromPacket and PeekTypeInPacket on datagrams and frames built with ns-3's own
+ * headers: the sync header's offset (IPv4 20 + UDP 8, plus PPP 2), its fields, and the packets
+ * that are not of the transport. ReadFromPacket validates the whole header, PeekTypeInPacket
+ * only its magic, version and type.
+ */
+class IslandSyncHeaderInPacketTestCase : public TestCase
+{
+  public:
+    IslandSyncHeaderInPacketTestCase()
+        : TestCase("ReadFromPacket and PeekTypeInPacket: offset, fields, what is not a sync packet")
+    {
+    }
+
+  private:
+    static constexpr uint16_t PORT = 9999; //!< the transport's port
+
+    /**
+     * @param sync the sync header's bytes
+     * @param port the UDP destination port
+     * @param ppp whether to add the PPP header
+     * @param fragment whether the IPv4 header says more fragments follow
+     * @return a datagram (or frame) carrying them, then 100 padding bytes
+     */
+    static Ptr<Packet> Wrap(const std::vector<uint8_t>& sync,
+                            uint16_t port,
+                            bool ppp,
+                            bool fragment)
+    {
+        Ptr<Packet> payload = Create<Packet>(sync.data(), sync.size());
+        payload->AddAtEnd(Create<Packet>(100));
+        UdpHeader udp;
+        udp.SetSourcePort(PORT);
+        udp.SetDestinationPort(port);
+        payload->AddHeader(udp);
+        Ipv4Header ip;
+        ip.SetProtocol(17);
+        ip.SetPayloadSize(payload->GetSize());
+        if (fragment)
+        {
+            ip.SetMoreFragments();
+        }
+        payload->AddHeader(ip);
+        if (ppp)
+        {
+            PppHeader header;
+            header.SetProtocol(0x0021);
+            payload->AddHeader(header);
+        }
+        return payload;
+    }
+
+    void DoRun() override
+    {
+        const IslandSyncHeader data = MakeData();
+        Ptr<Packet> serialized = Create<Packet>(0);
+        serialized->AddHeader(data);
+        const std::vector<uint8_t> bytes = Bytes(serialized);
+
+        for (bool ppp : {false, true})
+        {
+            const auto framing =
+                ppp ? IslandSyncHeader::PPP_FRAME : IslandSyncHeader::IPV4_DATAGRAM;
+            const uint32_t offset = (ppp ? 2 : 0) + 20 + 8;
+            Ptr<Packet> packet = Wrap(bytes, PORT, ppp, false);
+            IslandSyncHeader read;
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::ReadFromPacket(packet, framing, PORT, read),
+                                  offset,
+                                  "the sync header follows the IPv4 and UDP headers");
+            NS_TEST_EXPECT_MSG_EQ(read.GetChunkIndex(), data.GetChunkIndex(), "fields read");
+            NS_TEST_EXPECT_MSG_EQ(read.GetValues().size(), data.GetValues().size(), "values read");
+            NS_TEST_EXPECT_MSG_EQ(read.GetValues()[5], data.GetValues()[5], "values exact");
+            IslandSyncHeader::Type type = IslandSyncHeader::DONE;
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekTypeInPacket(packet, framing, PORT, type),
+                                  offset,
+                                  "PeekTypeInPacket finds the header where ReadFromPacket does");
+            NS_TEST_EXPECT_MSG_EQ(type, IslandSyncHeader::DATA, "type peeked");
+
+            // Not of the transport: another port, a fragment.
+            for (Ptr<Packet> other :
+                 {Wrap(bytes, PORT + 1, ppp, false), Wrap(bytes, PORT, ppp, true)})
+            {
+                type = IslandSyncHeader::DONE;
+                NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::ReadFromPacket(other, framing, PORT, read),
+                                      0u,
+                                      "not a sync packet");
+                NS_TEST_EXPECT_MSG_EQ(
+                    IslandSyncHeader::PeekTypeInPacket(other, framing, PORT, type),
+                    0u,
+                    "not a sync packet");
+                NS_TEST_EXPECT_MSG_EQ(type, IslandSyncHeader::DONE, "type unchanged");
+            }
+
+            // A value byte flipped: the checksum fails, which only ReadFromPacket checks.
+            std::vector<uint8_t> flipped = bytes;
+            flipped[IslandSyncHeader::FIXED_SIZE] ^= 0x40;
+            Ptr<Packet> corrupt = Wrap(flipped, PORT, ppp, false);
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::ReadFromPacket(corrupt, framing, PORT, read),
+                                  0u,
+                                  "a corrupt header is refused");
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekTypeInPacket(corrupt, framing, PORT, type),
+                                  offset,
+                                  "the type of a corrupt header is still read");
+
+            // A wrong magic, version or type: neither reads it.
+            for (size_t at : {0, 2, 3})
+            {
+                std::vector<uint8_t> wrong = bytes;
+                wrong.at(at) = at == 3 ? 0x7f : wrong.at(at) ^ 0x01;
+                FixChecksum(wrong, wrong.size());
+                Ptr<Packet> packetOfWrong = Wrap(wrong, PORT, ppp, false);
+                NS_TEST_EXPECT_MSG_EQ(
+                    IslandSyncHeader::ReadFromPacket(packetOfWrong, framing, PORT, read),
+                    0u,
+                    "wrong byte " << at << " refused");
+                NS_TEST_EXPECT_MSG_EQ(
+                    IslandSyncHeader::PeekTypeInPacket(packetOfWrong, framing, PORT, type),
+                    0u,
+                    "wrong byte " << at << " refused by PeekTypeInPacket");
+            }
+        }
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The IslandSyncHeader test suite.
  */
 class IslandSyncHeaderTestSuite : public TestSuite
@@ -391,6 +520,7 @@ IslandSyncHeaderTestSuite::IslandSyncHeaderTestSuite()
 {
     AddTestCase(new IslandSyncHeaderRoundTripTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderRejectTestCase(), TestCase::QUICK);
+    AddTestCase(new IslandSyncHeaderInPacketTestCase(), TestCase::QUICK);
 }
 
 /** Static instance of the suite. */
