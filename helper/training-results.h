@@ -46,7 +46,9 @@ class QueueDiscItem;
  *   on the wire (PPP header included) and model bytes (the payload of DATA/AGGREGATE chunks
  *   after the fixed IslandSyncHeader: values plus padding, so one stream of a model of S bytes
  *   adds exactly S); the DATA and AGGREGATE packets among them; packets lost to the receive
- *   error model and dropped by queues. A multicast chunk is counted on every link of its source
+ *   error model and dropped by queues (the sync type is read with
+ *   IslandSyncHeader::PeekTypeInPacket: the receivers validate the headers). A multicast chunk
+ *   is counted on every link of its source
  *   tree (once per copy the routers make: replication is visible per link), an FPGA's
  *   aggregate on its island's :down link (the contributions it absorbed never cross it);
  * - per city with an in-line FPGA (AggregatorNetDevice), its counters at the end of the run:
