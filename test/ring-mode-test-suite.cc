@@ -38,9 +38,9 @@
  * ring (reduce-scatter + all-gather) and the segment rule, and every directed link carries
  * exactly the bytes of the steps whose route crosses it (2(k-1)/k S per hop within two chunks);
  * on the reference WAN the streams per link equal test/data/reference-values.json's ring
- * column; an uncontended ring round takes MODEL.md's T_comm within 5% when S is much larger
- * than the bandwidth-delay product, and never more than it (plus headers and store-and-forward)
- * for cliques of 2..9.
+ * column (TrainingReferenceStreamsTestCase, shared with the other modes); an uncontended ring
+ * round takes MODEL.md's T_comm within 5% when S is much larger than the bandwidth-delay
+ * product, and never more than it (plus headers and store-and-forward) for cliques of 2..9.
  */
 
 using namespace ns3;
@@ -50,36 +50,6 @@ namespace
 
 /** The nine-city topology, relative to the test data directory. */
 const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
-/** The reference WAN of MODEL.md's reference values, relative to the test data directory. */
-const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
-/** The reference values, relative to the test data directory. */
-const std::string REFERENCE_VALUES = "data/reference-values.json";
-/** Bytes of the IPv4, UDP and IslandSyncHeader headers of a chunk. */
-const uint32_t CHUNK_HEADER_BYTES = 20 + 8 + IslandSyncHeader::FIXED_SIZE;
-
-/**
- * @ingroup wan-training-tests
- * @param topology a topology
- * @param clique a clique (at least two members)
- * @return the model bytes of a chunk that fills the smallest path MTU of the clique: the
- *         largest multiple of 4 that fits with the IPv4, UDP and IslandSyncHeader headers
- */
-uint32_t
-GetMtuChunkBytes(const WanTopology& topology, const CliqueSchedule::Clique& clique)
-{
-    uint32_t mtu = std::numeric_limits<uint32_t>::max();
-    for (uint32_t a : clique)
-    {
-        for (uint32_t b : clique)
-        {
-            if (a != b)
-            {
-                mtu = std::min(mtu, topology.GetPathMtuBytes(a, b));
-            }
-        }
-    }
-    return (mtu - CHUNK_HEADER_BYTES) / 4 * 4;
-}
 
 /**
  * @ingroup wan-training-tests
@@ -105,7 +75,7 @@ struct RingLayout
     RingLayout(const WanTopology& topology, const CliqueSchedule::Clique& clique, uint64_t s)
         : ring(LinkLoadModel(topology).GetRingOrder(clique)),
           modelBytes(s),
-          chunkBytes(GetMtuChunkBytes(topology, clique))
+          chunkBytes(TrainingModeTestRun::GetMtuChunkBytes(topology, clique))
     {
         const uint64_t k = ring.size();
         if ((s + chunkBytes - 1) / chunkBytes < k)
@@ -577,7 +547,8 @@ RingStepTraceTestCase::DoRun()
                                       layout.chunkBytes,
                                       "S = " << modelBytes << ", round " << r
                                              << ": the clique's chunk size");
-                if (modelBytes < uint64_t{k} * GetMtuChunkBytes(topology, clique))
+                if (modelBytes <
+                    uint64_t{k} * TrainingModeTestRun::GetMtuChunkBytes(topology, clique))
                 {
                     ++shrunk;
                 }
@@ -617,119 +588,6 @@ RingStepTraceTestCase::DoRun()
             NS_TEST_EXPECT_MSG_GT(shrunk, 0u, "the small model shrinks the chunks");
         }
     }
-}
-
-/**
- * @ingroup wan-training-tests
- * @brief Streams per directed link and round on the reference WAN equal
- * test/data/reference-values.json's ring column (`link_loads_in_S`) for every schedule there.
- *
- * S is 36 chunks, so that every clique size of the reference schedules (9, 3, 2) divides the
- * chunk count and each hop carries exactly 2(k-1)/k S (links the reference does not list carry
- * nothing, links it lists exist).
- */
-class RingReferenceStreamsTestCase : public TestCase
-{
-  public:
-    RingReferenceStreamsTestCase();
-
-  private:
-    void DoRun() override;
-};
-
-RingReferenceStreamsTestCase::RingReferenceStreamsTestCase()
-    : TestCase("ring: streams per link and round on reference-wan equal reference-values.json")
-{
-}
-
-void
-RingReferenceStreamsTestCase::DoRun()
-{
-    std::ifstream file(CreateDataDirFilename(REFERENCE_VALUES));
-    NS_TEST_ASSERT_MSG_EQ(file.good(), true, "reference values readable");
-    nlohmann::json reference = nlohmann::json::parse(file);
-    const WanTopology topology = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
-    const uint32_t chunks = 36;
-    uint64_t checked = 0;
-    double maxDifference = 0;
-    for (const auto& [name, entry] : reference.at("schedules").items())
-    {
-        std::vector<CliqueSchedule::Round> rounds;
-        for (const auto& round : entry.at("rounds"))
-        {
-            CliqueSchedule::Round cliques;
-            std::set<uint32_t> present;
-            for (const auto& clique : round)
-            {
-                CliqueSchedule::Clique members;
-                for (const auto& id : clique)
-                {
-                    members.push_back(topology.GetCityIndex(id.get<std::string>()));
-                    present.insert(members.back());
-                }
-                NS_TEST_ASSERT_MSG_EQ(chunks % members.size(),
-                                      0u,
-                                      name << ": the clique size divides the chunk count");
-                cliques.push_back(members);
-            }
-            for (uint32_t i = 0; i < topology.GetNCities(); ++i)
-            {
-                if (!present.count(i))
-                {
-                    cliques.push_back({i});
-                }
-            }
-            rounds.push_back(cliques);
-        }
-        const nlohmann::json& loads = entry.at("modes").at("ring").at("link_loads_in_S");
-        NS_TEST_ASSERT_MSG_EQ(loads.size(), rounds.size(), name << ": loads of every round");
-
-        TrainingModeTestRun::Config config;
-        config.topologyFile = CreateDataDirFilename(REFERENCE_WAN);
-        config.mode = CapabilityMode::RING;
-        config.rounds = rounds;
-        config.nRounds = rounds.size();
-        config.modelBytes = uint64_t{chunks} * GetMtuChunkBytes(topology, rounds[0][0]);
-        config.parameterCount = 2048;
-        config.recordChunks = false;
-        TrainingModeTestRun run(config);
-        run.Run();
-        NS_TEST_ASSERT_MSG_EQ(run.GetResults().GetRoundsVerified(),
-                              config.nRounds,
-                              name << ": every round verified");
-        for (uint32_t r = 0; r < rounds.size(); ++r)
-        {
-            for (const CliqueSchedule::Clique& clique : rounds[r])
-            {
-                NS_TEST_ASSERT_MSG_EQ(run.GetApp(clique[0])->GetChunkCount(r),
-                                      (clique.size() >= 2 ? chunks : 0),
-                                      name << ", round " << r << ": 36 chunks");
-            }
-            std::vector<double> measured = run.GetRoundLinkStreams(r);
-            std::vector<std::string> unknown;
-            std::vector<double> expected =
-                TrainingModeTestRun::GetReferenceLinkStreams(topology, loads[r], unknown);
-            NS_TEST_EXPECT_MSG_EQ(unknown.size(),
-                                  0u,
-                                  name << ": unknown links" << (unknown.empty() ? "" : " ")
-                                       << (unknown.empty() ? "" : unknown.front()));
-            for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
-            {
-                maxDifference = std::max(maxDifference, std::abs(measured[d] - expected[d]));
-                ++checked;
-                NS_TEST_EXPECT_MSG_EQ_TOL(measured[d],
-                                          expected[d],
-                                          1e-9,
-                                          name << ", round " << r << ", "
-                                               << topology.GetDirectedLinkName(d));
-            }
-        }
-    }
-    std::cout << "  ring: " << checked
-              << " (schedule, round, directed link) stream counts checked, largest |measured - "
-                 "reference| = "
-              << maxDifference << " streams" << std::endl;
-    NS_TEST_EXPECT_MSG_GT(checked, 0u, "stream counts were checked");
 }
 
 /**
@@ -812,14 +670,15 @@ RingCommTimeTestCase::DoRun()
     RingLayout layout(topology, m_clique, m_modelBytes);
     const uint32_t k = layout.Size();
     const double wirePerModel =
-        static_cast<double>(layout.chunkBytes + CHUNK_HEADER_BYTES + 2) / layout.chunkBytes;
+        static_cast<double>(layout.chunkBytes + TrainingModeTestRun::CHUNK_HEADER_BYTES + 2) /
+        layout.chunkBytes;
     double storeAndForwardS = 0;
     for (uint32_t t = 0; t < k; ++t)
     {
         double hopS = 0;
         for (uint32_t d : topology.GetRoute(layout.ring[t], layout.ring[(t + 1) % k]).links)
         {
-            hopS += 8.0 * (layout.chunkBytes + CHUNK_HEADER_BYTES + 2) /
+            hopS += 8.0 * (layout.chunkBytes + TrainingModeTestRun::CHUNK_HEADER_BYTES + 2) /
                     (topology.GetDirectedLinkCapacityGbps(d) * 1e9);
         }
         storeAndForwardS = std::max(storeAndForwardS, hopS);
@@ -863,7 +722,7 @@ RingModeTestSuite::RingModeTestSuite()
     AddTestCase(new RingExactTestCase(0, 100000), TestCase::QUICK);
     AddTestCase(new RingExactTestCase(0.01, 1000000), TestCase::QUICK);
     AddTestCase(new RingStepTraceTestCase(), TestCase::QUICK);
-    AddTestCase(new RingReferenceStreamsTestCase(), TestCase::QUICK);
+    AddTestCase(new TrainingReferenceStreamsTestCase(CapabilityMode::RING), TestCase::QUICK);
     // A pair (nyc lon: one hop latency each way), exact up to headers.
     AddTestCase(new RingCommTimeTestCase({0, 3}, 10000000, 0.05), TestCase::QUICK);
     // lon ams fra: hops of 3.0 to 5.6 ms, 100 MB (the bandwidth-delay product is 7 MB).

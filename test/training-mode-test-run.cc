@@ -6,6 +6,8 @@
 
 #include "training-mode-test-run.h"
 
+#include "island-sync-header.h"
+
 #include "ns3/abort.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/net-device.h"
@@ -17,6 +19,7 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -349,6 +352,26 @@ TrainingModeTestRun::GetCommTime(uint32_t round, uint32_t clique) const
     return end - start;
 }
 
+const uint32_t TrainingModeTestRun::CHUNK_HEADER_BYTES = 20 + 8 + IslandSyncHeader::FIXED_SIZE;
+
+uint32_t
+TrainingModeTestRun::GetMtuChunkBytes(const WanTopology& topology,
+                                      const CliqueSchedule::Clique& clique)
+{
+    uint32_t mtu = std::numeric_limits<uint32_t>::max();
+    for (uint32_t a : clique)
+    {
+        for (uint32_t b : clique)
+        {
+            if (a != b)
+            {
+                mtu = std::min(mtu, topology.GetPathMtuBytes(a, b));
+            }
+        }
+    }
+    return (mtu - CHUNK_HEADER_BYTES) / 4 * 4;
+}
+
 std::vector<double>
 TrainingModeTestRun::GetReferenceLinkStreams(const WanTopology& topology,
                                              const nlohmann::json& loads,
@@ -426,6 +449,8 @@ TrainingReferenceStreamsTestCase::DoRun()
     NS_TEST_ASSERT_MSG_EQ(file.good(), true, "reference values readable");
     nlohmann::json reference = nlohmann::json::parse(file);
     const WanTopology topology = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
+    const bool ring = m_mode == CapabilityMode::RING;
+    const uint32_t ringChunks = 36;
     uint64_t checked = 0;
     double maxDifference = 0;
     for (const auto& [name, entry] : reference.at("schedules").items())
@@ -442,6 +467,12 @@ TrainingReferenceStreamsTestCase::DoRun()
                 {
                     members.push_back(topology.GetCityIndex(id.get<std::string>()));
                     present.insert(members.back());
+                }
+                if (ring)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(ringChunks % members.size(),
+                                          0u,
+                                          name << ": the clique size divides the chunk count");
                 }
                 cliques.push_back(members);
             }
@@ -463,7 +494,9 @@ TrainingReferenceStreamsTestCase::DoRun()
         config.mode = m_mode;
         config.rounds = rounds;
         config.nRounds = rounds.size();
-        config.modelBytes = 100000;
+        config.modelBytes = ring ? uint64_t{ringChunks} *
+                                       TrainingModeTestRun::GetMtuChunkBytes(topology, rounds[0][0])
+                                 : 100000;
         config.parameterCount = 2048;
         config.recordChunks = false;
         TrainingModeTestRun run(config);
@@ -477,6 +510,16 @@ TrainingReferenceStreamsTestCase::DoRun()
         }
         for (uint32_t r = 0; r < rounds.size(); ++r)
         {
+            if (ring)
+            {
+                for (const CliqueSchedule::Clique& clique : rounds[r])
+                {
+                    NS_TEST_ASSERT_MSG_EQ(run.GetApp(clique[0])->GetChunkCount(r),
+                                          (clique.size() >= 2 ? ringChunks : 0),
+                                          name << ", round " << r << ": " << ringChunks
+                                               << " chunks");
+                }
+            }
             std::vector<double> measured = run.GetRoundLinkStreams(r);
             std::vector<std::string> unknown;
             std::vector<double> expected =

@@ -152,6 +152,16 @@ class TrainingModeTestRun
                                                        const nlohmann::json& loads,
                                                        std::vector<std::string>& unknown);
     /**
+     * @param topology a topology
+     * @param clique a clique (at least two members)
+     * @return the model bytes of a chunk that fills the smallest path MTU of the clique: the
+     *         largest multiple of 4 that fits with the IPv4, UDP and IslandSyncHeader headers
+     */
+    static uint32_t GetMtuChunkBytes(const WanTopology& topology,
+                                     const CliqueSchedule::Clique& clique);
+    /** Bytes of the IPv4, UDP and IslandSyncHeader headers of a chunk. */
+    static const uint32_t CHUNK_HEADER_BYTES;
+    /**
      * @brief How far an island's parameters at the end of a round are from the exact average
      * of its clique, computed here in double precision from the traced contributions.
      * @param round the round
@@ -265,9 +275,11 @@ class TrainingModeTestRun
  * test/data/reference-values.json's `link_loads_in_S` for every schedule there (links it does
  * not list carry nothing, links it lists exist). With FPGAs (aggregation and both modes) a
  * member's :down link carries the aggregates (one stream), the WAN links the contributions, and
- * no aggregate is partial.
+ * no aggregate is partial. In ring mode S is 36 chunks that fill the path MTU, so that every
+ * clique size of the reference schedules (9, 3, 2) divides the chunk count and each hop carries
+ * exactly 2(k-1)/k S; every clique's exchange has those 36 chunks.
  *
- * Shared by the multicast and aggregation mode test suites; the suite must set the data
+ * Shared by the multicast, aggregation and ring mode test suites; the suite must set the data
  * directory to the test directory.
  */
 class TrainingReferenceStreamsTestCase : public TestCase
