@@ -108,6 +108,42 @@ Passed(const nlohmann::json& json)
 }
 
 /**
+ * @param json a failed case result
+ * @return why it failed, for the progress line
+ */
+std::string
+FailureText(const nlohmann::json& json)
+{
+    return " FAILED (" + json.value("error", std::string("its checks failed")) + ")\n";
+}
+
+/** The runs of one case: the fastest kept (the one least disturbed by anything else on the
+ * machine), every wall time noted. */
+struct Repetitions
+{
+    nlohmann::json best;       //!< the run with the smallest wall_s
+    std::vector<double> walls; //!< wall_s of every run added
+
+    /** @param result a run that passed */
+    void Add(nlohmann::json result)
+    {
+        walls.push_back(Number(result, "wall_s"));
+        if (best.is_null() || Number(result, "wall_s") < Number(best, "wall_s"))
+        {
+            best = std::move(result);
+        }
+    }
+
+    /** @return the fastest run with `repetitions` (runs added) and `wall_s_repetitions` */
+    nlohmann::json Finish()
+    {
+        best["repetitions"] = walls.size();
+        best["wall_s_repetitions"] = walls;
+        return best;
+    }
+};
+
+/**
  * @param x values
  * @param y values
  * @return the least-squares slope of log y over log x (NaN with fewer than two points)
@@ -288,8 +324,7 @@ BenchRunner::RunCase(const BenchCase::Arguments& arguments,
 {
     ++m_casesRun;
     std::cerr << "[" << m_casesRun << "/" << m_casesTotal << "] " << label << " ..." << std::flush;
-    nlohmann::json best;
-    std::vector<double> walls;
+    Repetitions runs;
     for (uint32_t r = 0; r < repeat; ++r)
     {
         std::string resultFile =
@@ -298,22 +333,14 @@ BenchRunner::RunCase(const BenchCase::Arguments& arguments,
         if (!Passed(result))
         {
             m_allPassed = false;
-            std::cerr << " FAILED (" << result.value("error", std::string("its checks failed"))
-                      << ")\n";
+            std::cerr << FailureText(result);
             return result;
         }
         std::cerr << " " << Fixed(Number(result, "process_wall_s"), 1) << " s" << std::flush;
-        walls.push_back(Number(result, "wall_s"));
-        // The fastest repetition: the one least disturbed by anything else on the machine.
-        if (best.is_null() || Number(result, "wall_s") < Number(best, "wall_s"))
-        {
-            best = std::move(result);
-        }
+        runs.Add(std::move(result));
     }
-    best["repetitions"] = repeat;
-    best["wall_s_repetitions"] = walls;
     std::cerr << "\n";
-    return best;
+    return runs.Finish();
 }
 
 std::pair<nlohmann::json, nlohmann::json>
@@ -325,16 +352,8 @@ BenchRunner::RunPair(const BenchCase::Arguments& arguments,
     const uint32_t oursCase = m_casesRun - 1;
     std::cerr << "[" << oursCase << "-" << m_casesRun << "/" << m_casesTotal << "] " << label << ":"
               << std::flush;
-    nlohmann::json best[2];
-    std::vector<double> walls[2];
+    Repetitions runs[2];
     const char* const names[2] = {"ours", "plain"};
-    // Each side's fastest run, with the wall times of every run it made (all of them but the
-    // failed one when the other side failed).
-    auto finish = [&best, &walls](uint32_t side) {
-        best[side]["repetitions"] = walls[side].size();
-        best[side]["wall_s_repetitions"] = walls[side];
-        return best[side];
-    };
     for (uint32_t r = 0; r < repeat; ++r)
     {
         std::string oursFile;
@@ -352,27 +371,22 @@ BenchRunner::RunPair(const BenchCase::Arguments& arguments,
             if (!Passed(result))
             {
                 m_allPassed = false;
-                std::cerr << " " << names[side] << " FAILED ("
-                          << result.value("error", std::string("its checks failed")) << ")\n";
+                std::cerr << " " << names[side] << FailureText(result);
                 if (side == 0)
                 {
                     return {result, {{"passed", false}, {"error", "its `ours` case failed"}}};
                 }
-                return {finish(0), result};
+                // Ours keeps the runs it made, this repetition's included.
+                return {runs[0].Finish(), result};
             }
             std::cerr << " " << names[side] << " " << Fixed(Number(result, "process_wall_s"), 1)
                       << " s" << std::flush;
             oursFile = resultFile;
-            walls[side].push_back(Number(result, "wall_s"));
-            // The fastest repetition: the one least disturbed by anything else on the machine.
-            if (best[side].is_null() || Number(result, "wall_s") < Number(best[side], "wall_s"))
-            {
-                best[side] = std::move(result);
-            }
+            runs[side].Add(std::move(result));
         }
     }
     std::cerr << "\n";
-    return {finish(0), finish(1)};
+    return {runs[0].Finish(), runs[1].Finish()};
 }
 
 void

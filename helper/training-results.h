@@ -48,9 +48,9 @@ class QueueDiscItem;
  *   adds exactly S); the DATA and AGGREGATE packets among them; packets lost to the receive
  *   error model and dropped by queues (the sync type is read with
  *   IslandSyncHeader::PeekTypeInPacket: the receivers validate the headers). A multicast chunk
- *   is counted on every link of its source
- *   tree (once per copy the routers make: replication is visible per link), an FPGA's
- *   aggregate on its island's :down link (the contributions it absorbed never cross it);
+ *   is counted on every link of its source tree (once per copy the routers make: replication
+ *   is visible per link), an FPGA's aggregate on its island's :down link (the contributions it
+ *   absorbed never cross it);
  * - per city with an in-line FPGA (AggregatorNetDevice), its counters at the end of the run:
  *   contributions in and summed, duplicates, aggregates out, partial aggregates (timeouts),
  *   pass-throughs by reason, slot and outbox high-water marks;

@@ -401,6 +401,17 @@ LocateSyncHeader(Ptr<const Packet> packet,
     return sync;
 }
 
+/**
+ * @param fixed the first bytes of a serialized header (at least 4)
+ * @return whether they start with the magic, the version and a known message type
+ */
+bool
+HasKnownPrefix(const uint8_t* fixed)
+{
+    return GetU16(fixed) == IslandSyncHeader::MAGIC && fixed[2] == IslandSyncHeader::VERSION &&
+           fixed[3] >= IslandSyncHeader::DATA && fixed[3] <= IslandSyncHeader::READY;
+}
+
 } // namespace
 
 uint32_t
@@ -446,7 +457,7 @@ IslandSyncHeader::PeekTypeInPacket(Ptr<const Packet> packet,
         return 0;
     }
     const uint8_t* fixed = head + sync;
-    if (GetU16(fixed) != MAGIC || fixed[2] != VERSION || fixed[3] < DATA || fixed[3] > READY)
+    if (!HasKnownPrefix(fixed))
     {
         return 0;
     }
@@ -462,8 +473,6 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
         NS_LOG_LOGIC("truncated: " << available << " bytes");
         return 0;
     }
-    uint16_t magic = GetU16(data);
-    uint8_t version = data[2];
     uint8_t type = data[3];
     uint16_t jobId = GetU16(data + 4);
     uint16_t sender = GetU16(data + 6);
@@ -476,7 +485,7 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
     uint32_t valueOffset = GetU32(data + 32);
     uint16_t areaCount = GetU16(data + 36);
 
-    if (magic != MAGIC || version != VERSION || type < DATA || type > READY)
+    if (!HasKnownPrefix(data))
     {
         NS_LOG_LOGIC("bad magic, version or type");
         return 0;
