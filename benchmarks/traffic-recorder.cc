@@ -10,6 +10,7 @@
 #include "training-island-application.h"
 #include "training-run.h"
 
+#include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -56,6 +57,7 @@ TrafficRecorder::TrafficRecorder(TrainingRun& run)
     m_aggregated = mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
     m_sent.resize(m_n * (m_n + 1));
     m_aggregates.resize(m_n);
+    m_control.resize(m_n * m_n);
     const ApplicationContainer& apps = run.GetApps();
     for (auto app = apps.Begin(); app != apps.End(); ++app)
     {
@@ -65,11 +67,13 @@ TrafficRecorder::TrafficRecorder(TrainingRun& run)
                                            MakeCallback(&TrafficRecorder::OnChunkReceived, this));
         (*app)->TraceConnectWithoutContext("RoundFinished",
                                            MakeCallback(&TrafficRecorder::OnRoundFinished, this));
+        (*app)->TraceConnectWithoutContext("ControlSent",
+                                           MakeCallback(&TrafficRecorder::OnControlSent, this));
     }
 }
 
 void
-TrafficRecorder::Add(Stream& stream, uint32_t modelBytes)
+TrafficRecorder::Add(Stream& stream, uint32_t payloadBytes)
 {
     double now = Simulator::Now().GetSeconds();
     if (stream.packets == 0)
@@ -78,10 +82,9 @@ TrafficRecorder::Add(Stream& stream, uint32_t modelBytes)
     }
     stream.lastS = now;
     ++stream.packets;
-    uint32_t payload = PayloadBytes(modelBytes);
-    stream.lastBits = WireBits(payload);
+    stream.lastBits = WireBits(payloadBytes);
     stream.bits += stream.lastBits;
-    ++stream.sizes[payload];
+    ++stream.sizes[payloadBytes];
 }
 
 void
@@ -97,7 +100,7 @@ TrafficRecorder::OnChunkSent(uint32_t island,
     {
         stream.group = m_run.GetApp(island)->GetMulticastGroup(header.GetRound());
     }
-    Add(stream, modelBytes);
+    Add(stream, PayloadBytes(modelBytes));
     m_resent += resent ? 1 : 0;
 }
 
@@ -111,8 +114,19 @@ TrafficRecorder::OnChunkReceived(uint32_t island,
     // island to island, and those are recorded where they are sent.
     if (m_aggregated && header.GetType() == IslandSyncHeader::AGGREGATE)
     {
-        Add(m_aggregates[island], modelBytes);
+        Add(m_aggregates[island], PayloadBytes(modelBytes));
     }
+}
+
+void
+TrafficRecorder::OnControlSent(uint32_t island,
+                               uint32_t destination,
+                               const IslandSyncHeader& header)
+{
+    NS_ABORT_MSG_IF(destination >= m_n,
+                    "TrafficRecorder: a control message to " << destination << " of " << m_n
+                                                             << " islands");
+    Add(m_control[island * m_n + destination], header.GetSerializedSize());
 }
 
 void
@@ -172,6 +186,19 @@ TrafficRecorder::GetTraffic() const
                                            : PlainNs3Baseline::Target::ISLAND;
                 flow.destination = destination;
             }
+            traffic.flows.push_back(std::move(flow));
+        }
+        for (uint32_t destination = 0; destination < m_n; ++destination)
+        {
+            const Stream& stream = m_control[island * m_n + destination];
+            if (stream.packets == 0)
+            {
+                continue;
+            }
+            PlainNs3Baseline::Flow flow = makeFlow(stream, upBps);
+            flow.source = island;
+            flow.target = PlainNs3Baseline::Target::ISLAND;
+            flow.destination = destination;
             traffic.flows.push_back(std::move(flow));
         }
     }

@@ -35,7 +35,10 @@ class TrainingRun;
  * the island's access down link; ring mode's partial sums, also AGGREGATE chunks, are streams
  * between islands like any other) the same way; their start is the first arrival minus the
  * transmission and propagation time of that link. Repairs and probes are packets on the wire
- * like any other and are counted (GetResentChunks tells how many there were).
+ * like any other and are counted (GetResentChunks tells how many there were). The control
+ * messages (READY, DONE, NACK: the ControlSent trace) are streams of their own, per sender and
+ * destination island, recorded the same way, so that the baseline puts every packet of the run
+ * on the wire.
  */
 class TrafficRecorder
 {
@@ -71,9 +74,9 @@ class TrafficRecorder
 
     /**
      * @param stream the stream
-     * @param modelBytes the chunk's model bytes
+     * @param payloadBytes the packet's UDP payload bytes
      */
-    static void Add(Stream& stream, uint32_t modelBytes);
+    static void Add(Stream& stream, uint32_t payloadBytes);
 
     /**
      * @param island the sender
@@ -98,6 +101,12 @@ class TrafficRecorder
                          uint32_t modelBytes,
                          bool duplicate);
     /**
+     * @param island the sender
+     * @param destination the receiving island
+     * @param header the message's header (the whole UDP payload)
+     */
+    void OnControlSent(uint32_t island, uint32_t destination, const IslandSyncHeader& header);
+    /**
      * @param island the island
      * @param round the round
      * @param clique its clique
@@ -113,6 +122,7 @@ class TrafficRecorder
     bool m_aggregated{false};         //!< whether FPGAs absorb the contributions
     std::vector<Stream> m_sent;       //!< [sender x (N + 1) + destination], N: the group
     std::vector<Stream> m_aggregates; //!< AGGREGATEs received, by island
+    std::vector<Stream> m_control;    //!< [sender x N + destination] READY, DONE and NACK
     uint64_t m_resent{0};             //!< chunks resent
     double m_lastRoundEndS{0};        //!< last RoundFinished
 };

@@ -271,7 +271,11 @@ TrainingIslandApplication::GetTypeId()
             .AddTraceSource("RepairRequested",
                             "A NACK asked a contributor to resend chunks.",
                             MakeTraceSourceAccessor(&TrainingIslandApplication::m_repairTrace),
-                            "ns3::TrainingIslandApplication::RepairRequestedCallback");
+                            "ns3::TrainingIslandApplication::RepairRequestedCallback")
+            .AddTraceSource("ControlSent",
+                            "A control message (READY, DONE or NACK) was handed to the socket.",
+                            MakeTraceSourceAccessor(&TrainingIslandApplication::m_controlSentTrace),
+                            "ns3::TrainingIslandApplication::ControlSentCallback");
     return tid;
 }
 
@@ -1765,6 +1769,11 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
     {
         NS_LOG_WARN("island " << m_island << ": send to " << destination
                               << " failed: " << m_socket->GetErrno());
+    }
+    else if (header.GetType() != IslandSyncHeader::DATA &&
+             header.GetType() != IslandSyncHeader::AGGREGATE)
+    {
+        m_controlSentTrace(m_island, destination, header);
     }
 }
 

@@ -431,6 +431,18 @@ class TrainingIslandApplication : public Application
                                             uint32_t chunks);
 
     /**
+     * TracedCallback signature of a control message handed to the socket: a READY (the round
+     * barrier, its answer, or a membership view), a DONE or a NACK. Its UDP payload is the
+     * header alone (header.GetSerializedSize() bytes).
+     * @param island the sending island
+     * @param destination the island it is sent to
+     * @param header the message's header
+     */
+    typedef void (*ControlSentCallback)(uint32_t island,
+                                        uint32_t destination,
+                                        const IslandSyncHeader& header);
+
+    /**
      * TracedCallback signature of a round the island could not complete.
      * @param island the island
      * @param round the round
@@ -1062,6 +1074,8 @@ class TrainingIslandApplication : public Application
     TracedCallback<uint32_t, const IslandSyncHeader&, uint32_t, bool>
         m_chunkReceivedTrace;                                             //!< chunk received
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_repairTrace; //!< NACK sent
+    TracedCallback<uint32_t, uint32_t, const IslandSyncHeader&>
+        m_controlSentTrace; //!< READY, DONE or NACK sent
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&>
         m_roundAbandonedTrace; //!< round abandoned
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&>

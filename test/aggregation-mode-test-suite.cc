@@ -213,6 +213,9 @@ AggregationExactTestCase::DoRun()
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetFailure(), "", "island " << i << " did not fail");
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetRejectedPackets(), 0u, "nothing rejected");
     }
+    NS_TEST_EXPECT_MSG_EQ(run.FindControlMismatch(),
+                          "",
+                          "ControlSent traces every READY, DONE and NACK the islands sent");
 
     const TrainingResults& results = run.GetResults();
     std::cout << "  " << GetName() << ":\n    max relative error: averages " << maxError

@@ -224,6 +224,9 @@ MulticastTreeTestCase::DoRun()
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetFailure(), "", "island " << i << " did not fail");
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetRejectedPackets(), 0u, "nothing rejected");
     }
+    NS_TEST_EXPECT_MSG_EQ(run.FindControlMismatch(),
+                          "",
+                          "ControlSent traces every READY, DONE and NACK the islands sent");
     if (m_lossRate == 0)
     {
         std::cout << "  " << linkChecks << " (chunk, link) counts checked against the trees, "

@@ -334,6 +334,9 @@ RingExactTestCase::DoRun()
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetFailure(), "", "island " << i << " did not fail");
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetRejectedPackets(), 0u, "nothing rejected");
     }
+    NS_TEST_EXPECT_MSG_EQ(run.FindControlMismatch(),
+                          "",
+                          "ControlSent traces every READY, DONE and NACK the islands sent");
     if (m_lossRate > 0)
     {
         std::cout << "  " << run.lostPackets << " packets lost on WAN links, " << run.nacks

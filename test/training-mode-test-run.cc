@@ -22,6 +22,7 @@
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <string>
 
 namespace ns3
@@ -125,6 +126,8 @@ TrainingModeTestRun::Run()
                                         MakeCallback(&TrainingModeTestRun::OnChunkReceived, this));
         app->TraceConnectWithoutContext("RepairRequested",
                                         MakeCallback(&TrainingModeTestRun::OnRepair, this));
+        app->TraceConnectWithoutContext("ControlSent",
+                                        MakeCallback(&TrainingModeTestRun::OnControlSent, this));
         Ptr<AggregatorNetDevice> fpga = m_run->GetScenario().GetAggregator(i);
         if (fpga)
         {
@@ -172,6 +175,14 @@ TrainingModeTestRun::OnRepair(uint32_t /* island */,
                               uint32_t /* chunks */)
 {
     ++nacks;
+}
+
+void
+TrainingModeTestRun::OnControlSent(uint32_t island,
+                                   uint32_t /* destination */,
+                                   const IslandSyncHeader& header)
+{
+    ++controlSent[{island, header.GetType()}];
 }
 
 void
@@ -237,6 +248,7 @@ TrainingModeTestRun::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
     }
     if (sync.GetType() != IslandSyncHeader::DATA && sync.GetType() != IslandSyncHeader::AGGREGATE)
     {
+        ++controlOnLink[{d, sync.GetType()}];
         return;
     }
     const uint32_t round = sync.GetRound();
@@ -275,6 +287,42 @@ TrainingModeTestRun::OnAggregate(uint32_t city, const IslandSyncHeader& header, 
             std::max(maxAggregateError, std::abs(values[v] - sum) / std::max(1.0, std::abs(sum)));
     }
     ++aggregatesChecked;
+}
+
+std::string
+TrainingModeTestRun::FindControlMismatch() const
+{
+    auto count = [](const auto& map, uint32_t a, uint32_t type) {
+        auto it = map.find({a, type});
+        return it == map.end() ? uint64_t{0} : it->second;
+    };
+    std::map<uint32_t, uint64_t> total;
+    for (uint32_t type : {IslandSyncHeader::READY, IslandSyncHeader::DONE, IslandSyncHeader::NACK})
+    {
+        for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
+        {
+            uint64_t traced = count(controlSent, i, type);
+            uint64_t onWire = count(controlOnLink, m_topology.GetAccessUpLink(i), type);
+            if (traced != onWire)
+            {
+                std::ostringstream text;
+                text << "island " << i << ": ControlSent traced " << traced << " messages of type "
+                     << type << ", its access up link carried " << onWire;
+                return text.str();
+            }
+            total[type] += traced;
+        }
+    }
+    if (total[IslandSyncHeader::NACK] != nacks)
+    {
+        return "ControlSent traced " + std::to_string(total[IslandSyncHeader::NACK]) +
+               " NACKs, RepairRequested " + std::to_string(nacks);
+    }
+    if (total[IslandSyncHeader::READY] == 0 || total[IslandSyncHeader::DONE] == 0)
+    {
+        return "no READY or no DONE was sent";
+    }
+    return "";
 }
 
 const TrainingModeTestRun::Config&

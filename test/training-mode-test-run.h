@@ -172,6 +172,13 @@ class TrainingModeTestRun
     double GetAverageError(uint32_t round,
                            uint32_t island,
                            const CliqueSchedule::Clique& clique) const;
+    /**
+     * @return an empty string when, for every island and control type (READY, DONE, NACK),
+     *         ControlSent counted as many messages as the island's access up link carried and
+     *         at least one READY and one DONE were sent, and as many NACKs as
+     *         RepairRequested reported; otherwise the first difference
+     */
+    std::string FindControlMismatch() const;
 
     std::map<RoundIsland, std::vector<float>> pre;  //!< contribution at exchange start
     std::map<RoundIsland, std::vector<float>> post; //!< parameters at round end
@@ -187,6 +194,10 @@ class TrainingModeTestRun
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> aggregatesOnLink;
     /** (round, directed link) -> model bytes of DATA and AGGREGATE packets on the link */
     std::map<std::pair<uint32_t, uint32_t>, uint64_t> modelBytesOnLink;
+    /** (island, IslandSyncHeader::Type) -> READY, DONE and NACK messages traced (ControlSent) */
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> controlSent;
+    /** (directed link, IslandSyncHeader::Type) -> READY, DONE and NACK packets on the link */
+    std::map<std::pair<uint32_t, uint32_t>, uint64_t> controlOnLink;
     uint64_t duplicates{0};        //!< ChunkReceived with duplicate set
     uint64_t chunksSent{0};        //!< ChunkSent
     uint64_t resends{0};           //!< ChunkSent with resent set
@@ -218,6 +229,12 @@ class TrainingModeTestRun
                          uint32_t round,
                          uint32_t clique,
                          const std::vector<float>& parameters);
+    /**
+     * @param island the sending island
+     * @param destination the island it is sent to
+     * @param header the message's header
+     */
+    void OnControlSent(uint32_t island, uint32_t destination, const IslandSyncHeader& header);
     /**
      * @param island the requester
      * @param source the contributor asked
