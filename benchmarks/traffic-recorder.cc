@@ -147,20 +147,27 @@ TrafficRecorder::GetTraffic() const
     traffic.multicast = mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
     traffic.absorbAtMemberRouters = traffic.multicast && m_aggregated;
 
-    // A stream's rate: the wire bits of every packet but the last over the time they took; a
-    // single packet goes at the capacity of the first link it crosses.
-    auto makeFlow = [](const Stream& stream, double capacityBps) {
-        PlainNs3Baseline::Flow flow;
+    // A stream's flow, appended to the traffic (nullptr for a stream without packets). Its
+    // rate: the wire bits of every packet but the last over the time they took; a single packet
+    // goes at the capacity of the first link it crosses.
+    auto addFlow = [&traffic](const Stream& stream,
+                              uint32_t source,
+                              double capacityBps) -> PlainNs3Baseline::Flow* {
+        if (stream.packets == 0)
+        {
+            return nullptr;
+        }
+        PlainNs3Baseline::Flow& flow = traffic.flows.emplace_back();
+        flow.source = source;
         flow.startS = stream.firstS;
         double span = stream.lastS - stream.firstS;
         flow.rateBps =
             stream.packets > 1 && span > 0 ? (stream.bits - stream.lastBits) / span : capacityBps;
-        std::vector<std::pair<uint32_t, uint64_t>> sizes(stream.sizes.begin(), stream.sizes.end());
-        std::stable_sort(sizes.begin(), sizes.end(), [](const auto& a, const auto& b) {
+        flow.sizes.assign(stream.sizes.begin(), stream.sizes.end());
+        std::stable_sort(flow.sizes.begin(), flow.sizes.end(), [](const auto& a, const auto& b) {
             return a.second > b.second;
         });
-        flow.sizes = std::move(sizes);
-        return flow;
+        return &flow;
     };
 
     for (uint32_t island = 0; island < m_n; ++island)
@@ -169,59 +176,49 @@ TrafficRecorder::GetTraffic() const
         for (uint32_t destination = 0; destination <= m_n; ++destination)
         {
             const Stream& stream = m_sent[island * (m_n + 1) + destination];
-            if (stream.packets == 0)
+            PlainNs3Baseline::Flow* flow = addFlow(stream, island, upBps);
+            if (!flow)
             {
                 continue;
             }
-            PlainNs3Baseline::Flow flow = makeFlow(stream, upBps);
-            flow.source = island;
             if (destination == m_n)
             {
-                flow.target = PlainNs3Baseline::Target::GROUP;
-                flow.group = stream.group;
+                flow->target = PlainNs3Baseline::Target::GROUP;
+                flow->group = stream.group;
             }
             else
             {
-                flow.target = m_aggregated ? PlainNs3Baseline::Target::ROUTER
-                                           : PlainNs3Baseline::Target::ISLAND;
-                flow.destination = destination;
+                flow->target = m_aggregated ? PlainNs3Baseline::Target::ROUTER
+                                            : PlainNs3Baseline::Target::ISLAND;
+                flow->destination = destination;
             }
-            traffic.flows.push_back(std::move(flow));
         }
         for (uint32_t destination = 0; destination < m_n; ++destination)
         {
-            const Stream& stream = m_control[island * m_n + destination];
-            if (stream.packets == 0)
+            if (PlainNs3Baseline::Flow* flow =
+                    addFlow(m_control[island * m_n + destination], island, upBps))
             {
-                continue;
+                flow->target = PlainNs3Baseline::Target::ISLAND;
+                flow->destination = destination;
             }
-            PlainNs3Baseline::Flow flow = makeFlow(stream, upBps);
-            flow.source = island;
-            flow.target = PlainNs3Baseline::Target::ISLAND;
-            flow.destination = destination;
-            traffic.flows.push_back(std::move(flow));
         }
     }
     for (uint32_t island = 0; island < m_n; ++island)
     {
-        const Stream& stream = m_aggregates[island];
-        if (stream.packets == 0)
-        {
-            continue;
-        }
         uint32_t down = topology.GetAccessDownLink(island);
         double downBps = topology.GetDirectedLinkCapacityGbps(down) * 1e9;
-        PlainNs3Baseline::Flow flow = makeFlow(stream, downBps);
-        // The first aggregate left the router one transmission and one propagation earlier.
-        double firstBits = WireBits(flow.sizes.front().first);
-        flow.startS = std::max(0.0,
-                               stream.firstS - firstBits / downBps -
-                                   topology.GetDirectedLinkLatencyMs(down) * 1e-3);
-        flow.source = island;
-        flow.fromRouter = true;
-        flow.target = PlainNs3Baseline::Target::ISLAND;
-        flow.destination = island;
-        traffic.flows.push_back(std::move(flow));
+        const Stream& stream = m_aggregates[island];
+        if (PlainNs3Baseline::Flow* flow = addFlow(stream, island, downBps))
+        {
+            // The first aggregate left the router one transmission and one propagation earlier.
+            double firstBits = WireBits(flow->sizes.front().first);
+            flow->startS = std::max(0.0,
+                                    stream.firstS - firstBits / downBps -
+                                        topology.GetDirectedLinkLatencyMs(down) * 1e-3);
+            flow->fromRouter = true;
+            flow->target = PlainNs3Baseline::Target::ISLAND;
+            flow->destination = island;
+        }
     }
     return traffic;
 }

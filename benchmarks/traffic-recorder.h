@@ -26,9 +26,9 @@ class TrainingRun;
  * @brief Records the chunk streams of a training run, so that PlainNs3Baseline can replay
  * the same packets with stock ns-3 applications.
  *
- * Connected after TrainingRun::Build() to every island's ChunkSent and ChunkReceived traces
- * (and RoundFinished), it keeps per stream (sender island, destination island or its
- * multicast group) the packets by UDP payload size (IslandSyncHeader::FIXED_SIZE + model
+ * Connected after TrainingRun::Build() to every island's ChunkSent, ChunkReceived and
+ * ControlSent traces (and RoundFinished), it keeps per stream (sender island, destination island or
+ * its multicast group) the packets by UDP payload size (IslandSyncHeader::FIXED_SIZE + model
  * bytes), the time of the first send and the measured pacing rate: the wire bits of every
  * packet but the last over the time from the first to the last send. In aggregation and both
  * modes it keeps, per receiving island, the AGGREGATE chunks that arrived (what the FPGA put on
