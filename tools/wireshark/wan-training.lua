@@ -2,7 +2,7 @@
 -- SPDX-License-Identifier: GPL-2.0-only
 --
 -- Wireshark / tshark dissector for the IslandSyncHeader of the wan-training ns-3 module
--- (model/island-sync-header.h), the header of every packet of the islands' sync transport.
+-- (model/wire/island-sync-header.h), the header of every packet of the islands' sync transport.
 --
 --   tshark -X lua_script:tools/wireshark/wan-training.lua -r DIR/nyc-up.pcap
 --   tshark -X lua_script:tools/wireshark/wan-training.lua -r FILE -Y 'wtsync.type == 1' \

@@ -39,7 +39,7 @@ namespace ns3
  * Send() inspects every packet the router forwards toward the island.
  *
  * **What it aggregates.** A *contribution* is an IPv4 datagram (not a fragment) carrying UDP to
- * the `Port` attribute (the module's port, TrainingIslandApplication::DEFAULT_PORT) whose
+ * the `Port` attribute (the module's port, SyncProtocol::DEFAULT_PORT) whose
  * payload starts with a valid IslandSyncHeader of type DATA, for a (job, round, clique, sender)
  * the device expects (SetExpectations): the job has expectations, round mod period and the
  * clique id name an entry, and the sender is one of its expected contributors. The IPv4

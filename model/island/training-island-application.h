@@ -12,6 +12,7 @@
 #include "island-sync-header.h"
 #include "link-load-model.h"
 #include "local-objective.h"
+#include "sync-protocol.h"
 #include "wan-topology.h"
 
 #include "ns3/application.h"
@@ -217,12 +218,12 @@ class Address;
 class TrainingIslandApplication : public Application
 {
   public:
-    /** The module's UDP port for island synchronization. */
-    static constexpr uint16_t DEFAULT_PORT = 9477;
-    /** Bytes of the IPv4 (no options) and UDP headers of every chunk. */
-    static constexpr uint32_t IP_UDP_HEADER_BYTES = 28;
-    /** Bytes of the PPP header on every point-to-point link. */
-    static constexpr uint32_t PPP_HEADER_BYTES = 2;
+    /** The module's UDP port for island synchronization (SyncProtocol::DEFAULT_PORT). */
+    static constexpr uint16_t DEFAULT_PORT = SyncProtocol::DEFAULT_PORT;
+    /** Bytes of the IPv4 and UDP headers of every chunk (SyncProtocol::IP_UDP_HEADER_BYTES). */
+    static constexpr uint32_t IP_UDP_HEADER_BYTES = SyncProtocol::IP_UDP_HEADER_BYTES;
+    /** Bytes of the PPP header on every point-to-point link (SyncProtocol::PPP_HEADER_BYTES). */
+    static constexpr uint32_t PPP_HEADER_BYTES = SyncProtocol::PPP_HEADER_BYTES;
     /** The most ranges a NACK carries. */
     static constexpr uint32_t MAX_NACK_RANGES = 256;
     /** The destination of a chunk sent to the clique's multicast group (ChunkSent trace). */

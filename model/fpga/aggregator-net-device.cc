@@ -6,7 +6,7 @@
 
 #include "aggregator-net-device.h"
 
-#include "training-island-application.h"
+#include "sync-protocol.h"
 
 #include "ns3/abort.h"
 #include "ns3/ipv4-l3-protocol.h"
@@ -84,7 +84,7 @@ AggregatorNetDevice::GetTypeId()
             .AddAttribute("Port",
                           "The UDP destination port of island synchronization packets (and the "
                           "aggregates' source and destination port).",
-                          UintegerValue(TrainingIslandApplication::DEFAULT_PORT),
+                          UintegerValue(SyncProtocol::DEFAULT_PORT),
                           MakeUintegerAccessor(&AggregatorNetDevice::m_port),
                           MakeUintegerChecker<uint16_t>())
             .AddTraceSource("ContributionIn",
@@ -122,7 +122,7 @@ AggregatorNetDevice::GetTypeId()
 
 AggregatorNetDevice::AggregatorNetDevice()
     : m_slotCount(65536),
-      m_port(TrainingIslandApplication::DEFAULT_PORT),
+      m_port(SyncProtocol::DEFAULT_PORT),
       m_island(UINT32_MAX),
       m_txEndConnected(false),
       m_identification(0),
