@@ -34,7 +34,8 @@ namespace ns3
  *   (period 1 to 4, each a fresh Xi computation, never a cache hit) for at least a given
  *   wall time; the result is the calls per second;
  * - `optimize`: ScheduleOptimizer::Optimize() with its default options; wall seconds, Xi, its
- *   lower bound (MODEL.md) and the all-reduce baseline's Xi.
+ *   lower bound (doc/schedule-model.rst, "Information exchange") and the all-reduce
+ *   baseline's Xi.
  */
 class BenchCase
 {

@@ -54,7 +54,7 @@ require '.optimizer.optimize | length == 2'
 for field in wall_s cpu_s evaluations xi_s xi_lower_bound_s gap_to_lower_bound all_reduce_xi_s; do
   require "[.optimizer.optimize[].$field | $number] | all"
 done
-# MODEL.md: Xi is never below its lower bound.
+# Xi is never below its lower bound (doc/schedule-model.rst, "Information exchange").
 require '[.optimizer.optimize[] | .xi_s >= .xi_lower_bound_s] | all'
 require '[.optimizer.optimize[].islands] == [9, 32]'
 require '.scale.cases | length == 2'

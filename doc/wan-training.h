@@ -9,7 +9,8 @@
  *
  * Compute islands in different cities training one model together over a WAN whose routers can
  * replicate (PIM-style multicast) and sum (in-line FPGA) their traffic, following a schedule of
- * rotating cliques chosen by an analytic optimizer. See doc/wan-training.rst for the manual.
+ * rotating cliques chosen by an analytic optimizer. See doc/wan-training.rst for the manual and
+ * doc/schedule-model.rst for the analytic schedule model.
  */
 
 /**

@@ -39,7 +39,8 @@ class WanTopologyHelper;
  * addresses; the attributes set here (ModelBytes, Rounds, LocalSteps, ...) apply to every
  * application installed afterwards.
  *
- * The capability mode decides what else the scenario needs (MODEL.md's modes):
+ * The capability mode decides what else the scenario needs (doc/schedule-model.rst, "Streams per
+ * directed link"):
  * - multicast and both: the schedule's source trees (PimMulticastHelper::InstallSchedule) and
  *   SetMulticast(pim), which hands every application the group it sends to in each schedule
  *   round (PimMulticastHelper::GetGroup(round, clique, island)) and the multicast TTL, so the

@@ -59,10 +59,11 @@ class AggregatorNetDevice;
  *
  * Routes: every island has a default route to its router. Every router r has, for every other
  * city j, a route to j's access network whose next hop is the city after r on WanTopology's route
- * from any island whose route to j crosses r (MODEL.md's tie-breaking makes the routes suffix
- * consistent, so destination-based forwarding reproduces them, asymmetric routes included). After
- * installing, the helper walks the forwarding tables for every ordered pair of islands and aborts
- * with a message naming the pair if the path differs from WanTopology::GetRoute.
+ * from any island whose route to j crosses r (the tie-breaking of doc/schedule-model.rst,
+ * "Routes", makes the routes suffix consistent, so destination-based forwarding reproduces them,
+ * asymmetric routes included). After installing, the helper walks the forwarding tables for
+ * every ordered pair of islands and aborts with a message naming the pair if the path differs
+ * from WanTopology::GetRoute.
  *
  * Devices are identified by WanTopology's directed-link numbering (GetTxDevice, GetRxDevice); the
  * helper makes no assumption about device or interface indices (node device 0 and Ipv4 interface 0

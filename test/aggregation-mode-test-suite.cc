@@ -33,7 +33,7 @@
  * and with a tiny slot memory (pass-throughs); on the reference WAN the streams per link and
  * round equal reference-values.json's aggregation and both columns; for one clique both <=
  * multicast and aggregation <= unicast round time; the round time of an uncontended clique is
- * within 5% of MODEL.md's T_comm.
+ * within 5% of the schedule model's T_comm (doc/schedule-model.rst, "Time").
  */
 
 using namespace ns3;
@@ -262,7 +262,7 @@ AggregationExactTestCase::DoRun()
 /**
  * @ingroup wan-training-tests
  * @brief Round times of one clique in the four modes: both <= multicast and aggregation <=
- * unicast, and each within 5% of MODEL.md's T_comm.
+ * unicast, and each within 5% of the schedule model's T_comm.
  *
  * The clique exchanges alone (the other islands idle, no local steps). Summing at the
  * receiver's edge only removes load (its :down link carries one stream), and the aggregation
@@ -333,7 +333,7 @@ AggregationRoundTimeTestCase::DoRun()
         ScheduleMetrics metrics(run.GetTopology(), settings);
         double model = metrics.GetRoundCost(round, modes[m]).commS;
         std::cout << "  " << CapabilityModeToString(modes[m]) << ": simulated " << times[m] * 1e3
-                  << " ms, MODEL.md T_comm " << model * 1e3 << " ms, ratio " << times[m] / model
+                  << " ms, model T_comm " << model * 1e3 << " ms, ratio " << times[m] / model
                   << std::endl;
         NS_TEST_EXPECT_MSG_EQ_TOL(times[m] / model,
                                   1.0,

@@ -18,7 +18,8 @@
 /**
  * @file
  * @ingroup wan-training-tests
- * GoogleTest cases for LinkLoadModel: MODEL.md's streams per directed link against the
+ * GoogleTest cases for LinkLoadModel: the streams per directed link of doc/schedule-model.rst
+ * ("Streams per directed link") against the
  * independently computed reference values, ring orders, tree roots and load properties.
  */
 
@@ -120,7 +121,7 @@ TEST(LinkLoadModel, ReferenceLoadsAreReproducedExactlyForEveryScheduleAndMode)
 
 TEST(LinkLoadModel, UnicastMulticastAggregationOnALine)
 {
-    // a - b - c - d, clique {a, c, d}: worked by hand from MODEL.md's table.
+    // a - b - c - d, clique {a, c, d}: worked by hand from the table of streams per link.
     WanTopology t = Line();
     LinkLoadModel model(t);
     auto d = [&t](uint32_t from, uint32_t to) { return t.GetWanDirectedLink(from, to); };
@@ -276,7 +277,7 @@ TEST(LinkLoadModel, MulticastNeverExceedsUnicastAndAggregationNeverRaisesAccessD
                 uint32_t down = t.GetAccessDownLink(i);
                 ASSERT_LE(aggregation[down], unicast[down]) << file << " " << mask;
                 ASSERT_LE(both[down], multicast[down]) << file << " " << mask;
-                // Access up: k-1 copies unicast, 1 with multicast (MODEL.md's table).
+                // Access up: k-1 copies unicast, 1 with multicast (the table of streams per link).
                 double k = clique.size();
                 double expectedUp = (mask & (1U << i)) && k > 1 ? k - 1 : 0;
                 ASSERT_EQ(unicast[t.GetAccessUpLink(i)], expectedUp);

@@ -34,12 +34,12 @@
  * Ring mode (issue 7) of TrainingIslandApplication, the unicast ring all-reduce baseline:
  * on the nine-city topology, cliques of 2..9 end every round with the exact clique average
  * (identical on every member) with and without 1% WAN loss; without loss every chunk a member
- * receives is the segment and contributor set of its ring step, computed here from MODEL.md's
+ * receives is the segment and contributor set of its ring step, computed here from the
  * ring (reduce-scatter + all-gather) and the segment rule, and every directed link carries
  * exactly the bytes of the steps whose route crosses it (2(k-1)/k S per hop within two chunks);
  * on the reference WAN the streams per link equal test/data/reference-values.json's ring
  * column (TrainingReferenceStreamsTestCase, shared with the other modes); an uncontended ring
- * round takes MODEL.md's T_comm within 5% when S is much larger than the bandwidth-delay
+ * round takes the schedule model's T_comm within 5% when S is much larger than the bandwidth-delay
  * product, and never more than it (plus headers and store-and-forward) for cliques of 2..9.
  */
 
@@ -53,7 +53,7 @@ const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
 
 /**
  * @ingroup wan-training-tests
- * @brief The ring of one clique as the class description and MODEL.md define it, computed
+ * @brief The ring of one clique as the class description and the schedule model define it, computed
  * here for the checks: the chunking (chunks that fill the smallest path MTU of the clique, or
  * floor(S / k / 4) x 4 bytes when those would give fewer chunks than members), the k
  * contiguous segments of the chunk index range, and what the member at ring position t sends
@@ -595,14 +595,15 @@ RingStepTraceTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
- * @brief An uncontended ring round against MODEL.md's T_comm: 2(k-1) x the largest hop
- * latency plus 8 S n_l / capacity at the bottleneck.
+ * @brief An uncontended ring round against the schedule model's T_comm as the code computes it
+ * today (doc/schedule-model.rst, "The ring"): 2(k-1) x the largest hop latency plus
+ * 8 S n_l / capacity at the bottleneck.
  *
  * The clique exchanges alone (the other islands idle, no local steps). The step-synchronous
  * ring is never slower than T_comm: each of its 2(k-1) steps takes at most one step's
  * transmission at the hop's pace plus the largest hop latency. So the simulated time is at most
  * T_comm x (wire bytes / model bytes) + 2(k-1) x the store-and-forward time of one chunk packet
- * along the slowest hop route (MODEL.md counts propagation only), and at least the bandwidth
+ * along the slowest hop route (the model counts propagation only), and at least the bandwidth
  * term 8 S n_l / capacity (the bytes have to cross the bottleneck). When the hop latencies are
  * equal (a pair) or S is much larger than the bandwidth-delay product it is within 5% of
  * T_comm (`tolerance`); with unequal hops the ring waits less than 2(k-1) x the largest hop
@@ -633,7 +634,7 @@ RingCommTimeTestCase::RingCommTimeTestCase(CliqueSchedule::Clique clique,
     : TestCase("ring, one clique of " + std::to_string(clique.size()) + ", " +
                std::to_string(modelBytes / 1000) + " kB: " +
                (tolerance >= 0 ? "within " + std::to_string(static_cast<int>(tolerance * 100)) +
-                                     "% of MODEL.md's T_comm"
+                                     "% of the model's T_comm"
                                : std::string("between the bandwidth term and T_comm"))),
       m_clique(std::move(clique)),
       m_modelBytes(modelBytes),
@@ -697,7 +698,7 @@ RingCommTimeTestCase::DoRun()
     const double upper = cost.latencyS +
                          cost.bottleneckS * wirePerModel * k * largestSegment / m_modelBytes +
                          2 * (k - 1) * storeAndForwardS + 1e-4;
-    std::cout << "  " << GetName() << ": simulated " << measured * 1e3 << " ms, MODEL.md T_comm "
+    std::cout << "  " << GetName() << ": simulated " << measured * 1e3 << " ms, model T_comm "
               << cost.commS * 1e3 << " ms (latency " << cost.latencyS * 1e3 << " ms, bandwidth "
               << cost.bottleneckS * 1e3 << " ms), ratio " << measured / cost.commS << std::endl;
     NS_TEST_EXPECT_MSG_LT_OR_EQ(measured, upper, "never slower than T_comm (plus headers)");

@@ -18,8 +18,8 @@
 /**
  * @file
  * @ingroup wan-training-tests
- * GoogleTest cases for ScheduleMetrics: the reference values, closed forms of MODEL.md and the
- * invariances every metric must have.
+ * GoogleTest cases for ScheduleMetrics: the reference values, closed forms of the schedule model
+ * and the invariances every metric must have.
  */
 
 using namespace ns3;
@@ -144,7 +144,7 @@ TEST(ScheduleMetrics, RingOfNineGossipSpectralGap)
     // every node averages itself and its two neighbours with weight 1/3, W = (I + A)/3. Its
     // eigenvalues are (1 + 2 cos(2 pi k / 9)) / 3; the second largest in modulus is
     // (1 + 2 cos(2 pi / 9)) / 3 = 0.844029629..., so the spectral gap 1 - ||W - J||_2 is
-    // 0.155970371. (The clique model's own analogues are checked below: MODEL.md's rho_rand is
+    // 0.155970371. (The clique model's own analogues are checked below: the model's rho_rand is
     // lambda_max(mean W - J), the same quantity for a symmetric W.)
     const uint32_t n = 9;
     Eigen::MatrixXd w = Eigen::MatrixXd::Zero(n, n);

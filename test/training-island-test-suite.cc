@@ -38,8 +38,8 @@
  * TrainingIslandApplication test suites on the nine-city topology: exact clique averages for
  * cliques of 2..9 islands (checked against averages computed here from the traced
  * contributions), per-link and per-island model bytes against the unicast stream count, repair
- * under 1% loss on every WAN link, and exchange times against MODEL.md (an uncontended pair,
- * and a contended all-island round).
+ * under 1% loss on every WAN link, and exchange times against the schedule model (an uncontended
+ * pair, and a contended all-island round).
  */
 
 using namespace ns3;
@@ -515,7 +515,7 @@ TrainingIslandAveragesTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
- * @brief Exchange time of one round against MODEL.md.
+ * @brief Exchange time of one round against the schedule model (doc/schedule-model.rst, "Time").
  *
  * The communication time of every clique (from its last member's exchange start to its last
  * member's end) must be within 5% of Lat(C) + max_l 8 S n_l / capacity_l. For an uncontended
@@ -598,9 +598,9 @@ TrainingIslandTimeTestCase::DoRun()
         measuredS = std::max(measuredS, end - start);
     }
     double ratio = measuredS / expectedS;
-    std::cout << "  " << GetName() << ": simulated " << measuredS * 1e3 << " ms, MODEL.md "
+    std::cout << "  " << GetName() << ": simulated " << measuredS * 1e3 << " ms, model "
               << expectedS * 1e3 << " ms, ratio " << ratio << std::endl;
-    NS_TEST_EXPECT_MSG_EQ_TOL(ratio, 1.0, 0.05, "within 5% of MODEL.md's time");
+    NS_TEST_EXPECT_MSG_EQ_TOL(ratio, 1.0, 0.05, "within 5% of the schedule model's time");
     NS_TEST_EXPECT_MSG_EQ(run.observed.repairRequests, 0u, "no repair: pacing never overloads");
     for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
     {

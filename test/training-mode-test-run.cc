@@ -35,7 +35,7 @@ namespace
 const uint16_t JOB = 1;
 /** The first random stream of the WAN error models. */
 const int64_t LOSS_STREAM = 100;
-/** The reference WAN of MODEL.md's reference values, relative to the test data directory. */
+/** The reference WAN of the reference values, relative to the test data directory. */
 const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
 /** The reference values, relative to the test data directory. */
 const std::string REFERENCE_VALUES = "data/reference-values.json";

@@ -323,7 +323,7 @@ class TrainingRunTinyTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(results.at("config"), json, "the results carry the config");
             NS_TEST_EXPECT_MSG_EQ(results.at("rounds").at(0).contains("predicted_comm_s"),
                                   true,
-                                  "MODEL.md's T_comm of the round next to comm_s");
+                                  "the schedule model's T_comm of the round next to comm_s");
         }
 
         // One line per round, in order, at the time the round ended on its last island.

@@ -48,7 +48,7 @@ namespace
 const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
 /** The reference topology, relative to the test data directory. */
 const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
-/** The reference values computed independently from MODEL.md for REFERENCE_WAN. */
+/** The reference values computed independently from the schedule model for REFERENCE_WAN. */
 const std::string REFERENCE_VALUES = "data/reference-values.json";
 
 /**

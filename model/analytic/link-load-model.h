@@ -19,7 +19,7 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief How a clique exchanges a model (MODEL.md "Capability modes").
+ * @brief How a clique exchanges a model (doc/schedule-model.rst, "Streams per directed link").
  */
 enum class CapabilityMode
 {
@@ -55,7 +55,8 @@ std::vector<CapabilityMode> GetAllCapabilityModes();
 
 /**
  * @ingroup wan-training
- * @brief Streams per directed link for a clique or a round, as MODEL.md's table defines them.
+ * @brief Streams per directed link for a clique or a round, as the table of
+ * doc/schedule-model.rst, "Streams per directed link", defines them.
  *
  * A stream is one model-sized transfer (S bytes). Loads are indexed by WanTopology's dense
  * directed-link numbering and expressed in units of S. For a clique C of size k:
@@ -71,10 +72,11 @@ std::vector<CapabilityMode> GetAllCapabilityModes();
  *
  * A clique of one island (or none) exchanges nothing.
  *
- * Ring order (MODEL.md): among the Hamiltonian cycles of the clique over route latencies, the
- * one that minimises (largest hop latency, sum of hop latencies), then the lexicographically
- * smallest sequence of city indices (the topology file's order) starting from the smallest index.
- * Indices, not ids, order these ties: that is how the reference values read MODEL.md (its Latin
+ * Ring order (doc/schedule-model.rst, "Ring order"): among the Hamiltonian cycles of the clique
+ * over route latencies, the one that minimises (largest hop latency, sum of hop latencies), then
+ * the lexicographically smallest sequence of city indices (the topology file's order) starting
+ * from the smallest index.
+ * Indices, not ids, order these ties: that is how the reference values read the rule (their Latin
  * triples' rings run NYC -> LON -> TYO, file order, not LON -> NYC -> TYO, id order). A ring and
  * its reverse always tie, so listing the cities in another order can reverse a ring (same
  * times on the reference WAN's symmetric links, mirrored per-link loads). It is
@@ -126,8 +128,8 @@ class LinkLoadModel
 
     /**
      * @param clique the member islands
-     * @return the ring order (MODEL.md rule), starting at the smallest city index; the members
-     * sorted when there are fewer than three
+     * @return the ring order (the schedule model's rule), starting at the smallest city index;
+     * the members sorted when there are fewer than three
      */
     std::vector<uint32_t> GetRingOrder(const CliqueSchedule::Clique& clique) const;
 
@@ -139,7 +141,7 @@ class LinkLoadModel
     uint32_t GetTreeRoot(const CliqueSchedule::Clique& clique) const;
 
     /**
-     * @brief Lat(C) of MODEL.md "Time".
+     * @brief Lat(C) of doc/schedule-model.rst, "Time" (for a ring, the bound of "The ring").
      * @param clique the member islands
      * @param mode the capability mode
      * @return the clique's latency term in ms: the largest route latency inside the clique;

@@ -21,11 +21,15 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief The analytic cost and information exchange of a clique schedule (MODEL.md).
+ * @brief The analytic cost and information exchange of a clique schedule (the schedule model of
+ * doc/schedule-model.rst).
  *
  * Time: T_comm(r) = max over cliques of Lat(C) + max over directed links of
  * 8 S n_l(r) / (capacity_l x 1e9), with n_l(r) from LinkLoadModel; a round of singletons costs
- * nothing. T_r = tau_c + T_comm(r), or max(tau_c, T_comm(r)) with overlap.
+ * nothing. T_r = tau_c + T_comm(r), or max(tau_c, T_comm(r)) with overlap. One formula serves
+ * every mode: a ring's Lat(C) is LinkLoadModel's bound 2(k-1) x its largest hop latency, not the
+ * step recursion of doc/schedule-model.rst, "The ring", and overlap changes T_r only, not the
+ * form of Xi ("Xi under overlap" there is not implemented).
  *
  * Information exchange: the round matrices W_r (block averaging), the period product
  * Phi = W_P ... W_1, rho = ||Phi - J||_2, rho_rand = lambda_max(mean_r W_r - J), T_eps / R_eps,
@@ -64,7 +68,7 @@ class ScheduleMetrics
         std::vector<double> loads;  //!< n_l(r), streams per directed link
     };
 
-    /** Everything MODEL.md defines for a schedule under a mode. */
+    /** Everything the schedule model defines for a schedule under a mode. */
     struct Evaluation
     {
         std::vector<RoundCost> rounds; //!< per round
@@ -110,7 +114,7 @@ class ScheduleMetrics
     /**
      * @param schedule the schedule (on the topology's islands)
      * @param mode the capability mode
-     * @return every metric of MODEL.md
+     * @return every metric of the schedule model
      */
     Evaluation Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) const;
 

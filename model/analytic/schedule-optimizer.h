@@ -24,7 +24,8 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief Search for the schedule of rotating cliques with the smallest Xi (MODEL.md "Search").
+ * @brief Search for the schedule of rotating cliques with the smallest Xi (doc/schedule-model.rst,
+ * "Search").
  *
  * For a topology, S, tau_c, a capability mode and overlap, the optimizer minimises Xi over
  * schedules of period P <= maxPeriod:

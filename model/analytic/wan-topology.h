@@ -47,7 +47,7 @@ struct WanLink
 
 /**
  * @ingroup wan-training
- * @brief A unicast route between two islands, as MODEL.md defines it.
+ * @brief A unicast route between two islands, as doc/schedule-model.rst, "Routes", defines it.
  */
 struct WanRoute
 {
@@ -194,8 +194,8 @@ class WanTopology
      * @brief The same WAN with some links down (a link failure).
      *
      * Cities, links, the directed-link numbering and names, capacities and latencies are
-     * unchanged; routes are recomputed with MODEL.md's rules on the links that are up only. A
-     * pair of cities that the remaining links do not connect has no route (HasRoute false,
+     * unchanged; routes are recomputed with the schedule model's rules on the links that are up
+     * only. A pair of cities that the remaining links do not connect has no route (HasRoute false,
      * GetRoute empty): the graph is partitioned (GetComponents).
      * @param downLinks WAN link indices (GetLink numbering) that carry nothing; duplicates are
      *        ignored; replaces the down links of this topology
@@ -232,7 +232,7 @@ class WanTopology
 
   private:
     WanTopology() = default;
-    /** Compute every route with the tie-breaking rules of MODEL.md. */
+    /** Compute every route with the tie-breaking rules of the schedule model. */
     void ComputeRoutes();
 
     std::string m_name;                                           //!< topology name
