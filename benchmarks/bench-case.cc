@@ -193,7 +193,8 @@ BenchCase::RunOurs(const Arguments& arguments)
     config.rounds = 1;
     config.modelBytes = arguments.modelBytes;
     config.localSteps = 1;
-    TrainingRun run(topology, schedule, config, PROGRAM);
+    TrainingRun run(topology, schedule, config);
+    run.SetFaultLog(&std::cerr, PROGRAM);
     run.Build();
     TrafficRecorder recorder(run);
     double setupS = SecondsSince(setupStart);

@@ -25,6 +25,7 @@
 #include "bench-runner.h"
 #include "command-line-values.h"
 #include "link-load-model.h"
+#include "training-options.h"
 #include "wan-input-error.h"
 
 #include "ns3/command-line.h"
@@ -114,7 +115,7 @@ main(int argc, char* argv[])
     cmd.AddValue("oursResult", "internal: the `ours` result a plain case replays", oursResult);
     cmd.Parse(argc, argv);
 
-    return CommandLineValues::RunProgram([&]() {
+    return CommandLineValues::RunProgram(PROGRAM, TrainingOptions::GetFieldOptions(), [&]() {
         if (!caseKind.empty())
         {
             BenchCase::Arguments arguments;

@@ -38,6 +38,7 @@
 #include "plot-renderer.h"
 #include "schedule-metrics.h"
 #include "schedule-optimizer.h"
+#include "training-options.h"
 #include "training-run.h"
 #include "wan-input-error.h"
 #include "wan-topology.h"
@@ -233,7 +234,8 @@ SimulateMode(const WanTopology& topology,
     {
         config.pcapDir = (std::filesystem::path(config.pcapDir) / name).string();
     }
-    TrainingRun run(topology, outcome.schedule, config, PROGRAM);
+    TrainingRun run(topology, outcome.schedule, config);
+    run.SetFaultLog(&std::cerr, PROGRAM);
     run.Build();
     nlohmann::json recorded = run.GetConfigJson();
     recorded["program"] = PROGRAM;
@@ -359,10 +361,11 @@ RunModes(const WanTopology& topology,
         }
         if (pid == 0)
         {
-            int status = CommandLineValues::RunProgram([&]() {
-                SimulateMode(topology, outcomes[m], config, runConfig, directory);
-                return 0;
-            });
+            int status =
+                CommandLineValues::RunProgram(PROGRAM, TrainingOptions::GetFieldOptions(), [&]() {
+                    SimulateMode(topology, outcomes[m], config, runConfig, directory);
+                    return 0;
+                });
             std::cerr << std::flush;
             _exit(status);
         }
@@ -553,19 +556,19 @@ Run(int argc, char** argv)
 {
     // Empty strings mean "not given": the preset (--quick or the default) fills them in.
     bool quick = false;
-    std::string topologyFile;
+    TrainingOptions training;
+    training.topologyHelp =
+        "topology JSON file (default: the embedded topologies/doublezero-nine-city.json)";
+    training.modelBytes = "";
+    training.rounds = "";
+    training.maxRounds = 100000;
+    training.stepTime = "50ms";
+    training.parameterCount = "4096";
+    training.pcapSnaplen = "70"; // five modes of captures: headers only
     std::string modesText = "unicast,multicast,aggregation,both,ring";
-    std::string modelBytesText;
-    std::string roundsText;
     std::string targetText = "0.02";
-    std::string seedText = "1";
     std::string maxPeriodText = "4";
     std::string evaluationsText;
-    TrainingRun::Texts trainingTexts;
-    trainingTexts.stepTime = "50ms";
-    trainingTexts.parameterCount = "4096";
-    trainingTexts.pcapSnaplen = "70"; // five modes of captures: headers only
-    FaultPlan::Texts faultTexts;
     std::string outText = "results";
     std::string runId;
     std::string jobsText = "0";
@@ -580,28 +583,19 @@ Run(int argc, char** argv)
               "explicitly override the preset.\nExit status: 0 every mode completed with verified "
               "averages, 1 input error, 2 a mode failed.");
     cmd.AddValue("quick", "the quick preset (S = 5e6 bytes, 4 rounds, a smaller search)", quick);
-    cmd.AddValue("topology",
-                 "topology JSON file (default: the embedded topologies/doublezero-nine-city.json)",
-                 topologyFile);
+    training.AddValues(cmd);
     cmd.AddValue("modes",
                  "comma-separated capability modes to run: unicast, multicast, aggregation, both, "
                  "ring",
                  modesText);
-    cmd.AddValue("modelBytes",
-                 "model size S in bytes, e.g. 1e8 (preset: 1e8, quick 5e6)",
-                 modelBytesText);
-    cmd.AddValue("rounds", "rounds to simulate per mode (preset: 8, quick 4)", roundsText);
     cmd.AddValue("targetLoss",
                  "time to target: the first time the loss of the average model is at most this "
                  "fraction of the initial loss, in (0, 1)",
                  targetText);
-    cmd.AddValue("seed", "seed of the optimizer, the objectives and the random streams", seedText);
     cmd.AddValue("maxPeriod", "largest schedule period P the optimizer considers", maxPeriodText);
     cmd.AddValue("maxEvaluations",
                  "optimizer budget of Xi evaluations per mode (preset: 60000, quick 20000)",
                  evaluationsText);
-    TrainingRun::AddCommandLineValues(cmd, trainingTexts);
-    FaultPlan::AddCommandLineValues(cmd, faultTexts);
     cmd.AddValue("out", "directory that receives the run directory", outText);
     cmd.AddValue("runId",
                  "name of the run directory (default: the UTC time, YYYYMMDD-HHMMSS)",
@@ -616,13 +610,13 @@ Run(int argc, char** argv)
     cmd.Parse(argc, argv);
 
     // The preset fills what was not given.
-    if (modelBytesText.empty())
+    if (training.modelBytes.empty())
     {
-        modelBytesText = quick ? "5e6" : "1e8";
+        training.modelBytes = quick ? "5e6" : "1e8";
     }
-    if (roundsText.empty())
+    if (training.rounds.empty())
     {
-        roundsText = quick ? "4" : "8";
+        training.rounds = quick ? "4" : "8";
     }
     if (evaluationsText.empty())
     {
@@ -631,25 +625,15 @@ Run(int argc, char** argv)
 
     // Validate every value before any work.
     const WanTopology topology =
-        topologyFile.empty()
+        training.topology.empty()
             ? WanTopology::Parse(NINE_CITY_TOPOLOGY_JSON, NINE_CITY_TOPOLOGY_SOURCE)
-            : WanTopology::LoadFile(topologyFile);
+            : WanTopology::LoadFile(training.topology);
     const std::vector<CapabilityMode> modes = ParseModes(modesText);
     TrainingRun::Config config;
-    config.modelBytes =
-        CommandLineValues::ParseWholeNumber(PROGRAM, "--modelBytes", modelBytesText, 1, 1ULL << 50);
-    config.rounds = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM, "--rounds", roundsText, 1, 100000));
-    TrainingRun::ParseCommandLineValues(PROGRAM, trainingTexts, config);
+    training.Parse(PROGRAM, config);
     const double targetFraction =
         CommandLineValues::ParseFraction(PROGRAM, "--targetLoss", targetText);
-    config.seed = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM,
-                                         "--seed",
-                                         seedText,
-                                         1,
-                                         std::numeric_limits<uint32_t>::max()));
-    config.faults = FaultPlan::Parse(PROGRAM, topology, config.rounds, faultTexts);
+    config.faults = FaultPlan::Parse(topology, config.rounds, training.faults);
     config.pcapDir = pcapDir;
     ScheduleOptimizer::Options options;
     options.seed = config.seed;
@@ -671,8 +655,7 @@ Run(int argc, char** argv)
         modeConfig.mode = mode;
         TrainingRun::Validate(topology,
                               CliqueSchedule::AllReduce(topology.GetNCities()),
-                              modeConfig,
-                              PROGRAM);
+                              modeConfig);
     }
     uint32_t jobs =
         static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM, "--jobs", jobsText, 0, 64));
@@ -705,7 +688,7 @@ Run(int argc, char** argv)
     nlohmann::json runConfig = {
         {"program", PROGRAM},
         {"preset", quick ? "quick" : "default"},
-        {"topology", topologyFile.empty() ? NINE_CITY_TOPOLOGY_SOURCE : topologyFile},
+        {"topology", training.topology.empty() ? NINE_CITY_TOPOLOGY_SOURCE : training.topology},
         {"topology_name", topology.GetName()},
         {"modes", modesText},
         {"model_bytes", config.modelBytes},
@@ -728,10 +711,10 @@ Run(int argc, char** argv)
                                  (directory / "config.json").string(),
                                  runConfig.dump(2) + "\n");
     std::string topologyText = NINE_CITY_TOPOLOGY_JSON;
-    if (!topologyFile.empty())
+    if (!training.topology.empty())
     {
         // The file parsed above, copied as it is.
-        std::ifstream in(topologyFile);
+        std::ifstream in(training.topology);
         std::ostringstream text;
         text << in.rdbuf();
         topologyText = text.str();
@@ -1156,5 +1139,7 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    return CommandLineValues::RunProgram([argc, argv]() { return Run(argc, argv); });
+    return CommandLineValues::RunProgram(PROGRAM, TrainingOptions::GetFieldOptions(), [=]() {
+        return Run(argc, argv);
+    });
 }

@@ -6,9 +6,9 @@
 
 /*
  * Evaluate a schedule of rotating cliques on a topology under every capability mode with the
- * analytic model of MODEL.md, and print the result as JSON (the fields of
- * shared/data/reference-values.json, plus the colocated Xi, the lower bound and the bottleneck
- * link of each round). No packets are simulated.
+ * analytic schedule model (doc/schedule-model.rst), and print the result as JSON (rho, T_eps
+ * and Xi per mode, plus the colocated Xi, the lower bound and the bottleneck link of each round).
+ * No packets are simulated.
  *
  *   schedule.json: rounds of cliques --> per mode: link loads, round times, rho, T_eps, Xi
  *
@@ -64,7 +64,8 @@ main(int argc, char* argv[])
     std::string outFile;
 
     CommandLine cmd(__FILE__);
-    cmd.Usage("Evaluate a clique schedule under every capability mode (MODEL.md); JSON out.");
+    cmd.Usage("Evaluate a clique schedule under every capability mode (doc/schedule-model.rst); "
+              "JSON out.");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
     cmd.AddValue("schedule", "schedule JSON file (CliqueSchedule)", scheduleFile);
     cmd.AddValue("modelBytes", "S: bytes of one model transfer (> 0)", modelBytesText);

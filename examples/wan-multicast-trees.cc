@@ -31,6 +31,7 @@
 #include "clique-schedule.h"
 #include "command-line-values.h"
 #include "pim-multicast-helper.h"
+#include "schedule-options.h"
 #include "wan-input-error.h"
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
@@ -100,62 +101,6 @@ ToString(Ipv4Address address)
 }
 
 /**
- * @brief Build the schedule the options name.
- * @param topology the topology
- * @param scheduleFile a schedule file, or empty
- * @param scheduleKind the kind when no file is given
- * @param cliqueSizeText the clique size of the regional kind
- * @return the schedule
- * @throws WanInputError for a bad file or option
- */
-CliqueSchedule
-MakeSchedule(const WanTopology& topology,
-             const std::string& scheduleFile,
-             const std::string& scheduleKind,
-             const std::string& cliqueSizeText)
-{
-    const uint32_t n = topology.GetNCities();
-    if (!scheduleFile.empty())
-    {
-        return CliqueSchedule::LoadFile(scheduleFile, topology);
-    }
-    if (scheduleKind == "allreduce")
-    {
-        return CliqueSchedule::AllReduce(n);
-    }
-    if (scheduleKind == "pairs")
-    {
-        if (n < 2)
-        {
-            throw WanInputError(PROGRAM, "--scheduleKind", "pairs needs at least two islands");
-        }
-        return CliqueSchedule::RoundRobinPairs(n);
-    }
-    if (scheduleKind == "latin")
-    {
-        if (n != 9)
-        {
-            throw WanInputError(PROGRAM,
-                                "--scheduleKind",
-                                "latin needs nine islands (the topology has " + std::to_string(n) +
-                                    ")");
-        }
-        return CliqueSchedule::LatinTriples(n);
-    }
-    if (scheduleKind == "regional")
-    {
-        return CliqueSchedule::Regional(
-            topology,
-            static_cast<uint32_t>(
-                CommandLineValues::ParseUnsigned(PROGRAM, "--cliqueSize", cliqueSizeText, 1, n)));
-    }
-    throw WanInputError(PROGRAM,
-                        "--scheduleKind",
-                        "unknown kind '" + scheduleKind +
-                            "' (known: allreduce, pairs, latin, regional)");
-}
-
-/**
  * @brief The program proper.
  * @param argc argument count
  * @param argv arguments
@@ -166,9 +111,7 @@ int
 Run(int argc, char** argv)
 {
     std::string topologyFile;
-    std::string scheduleFile;
-    std::string scheduleKind = "latin";
-    std::string cliqueSizeText = "3";
+    ScheduleOptions schedules;
     std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
     std::string outFile;
     bool optionalLinks = false;
@@ -179,9 +122,7 @@ Run(int argc, char** argv)
               "Exit status: 0 success, 1 input error.");
     cmd.AddValue("topology", "topology JSON file (required)", topologyFile);
     cmd.AddValue("optionalLinks", "include the topology's optional_links", optionalLinks);
-    cmd.AddValue("schedule", "clique schedule JSON file (overrides --scheduleKind)", scheduleFile);
-    cmd.AddValue("scheduleKind", "allreduce, pairs, latin or regional", scheduleKind);
-    cmd.AddValue("cliqueSize", "target clique size of --scheduleKind=regional", cliqueSizeText);
+    schedules.AddValues(cmd);
     cmd.AddValue("groupRange", "multicast range of the groups (A.B.C.D/P)", groupRange);
     cmd.AddValue("out", "write the trees as JSON to this file (none if empty)", outFile);
     cmd.Parse(argc, argv);
@@ -191,7 +132,7 @@ Run(int argc, char** argv)
         throw WanInputError(PROGRAM, "--topology", "is required (a topology JSON file)");
     }
     WanTopology topology = WanTopology::LoadFile(topologyFile, optionalLinks);
-    CliqueSchedule schedule = MakeSchedule(topology, scheduleFile, scheduleKind, cliqueSizeText);
+    CliqueSchedule schedule = schedules.MakeSchedule(PROGRAM, topology);
     std::ofstream out;
     if (!outFile.empty())
     {

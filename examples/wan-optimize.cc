@@ -6,8 +6,8 @@
 
 /*
  * Search the schedule of rotating cliques with the smallest drift consensus distance Xi for a
- * topology, a model size S, a compute time tau_c and a capability mode (MODEL.md "Search").
- * No packets are simulated: the analytic model of MODEL.md is the objective.
+ * topology, a model size S, a compute time tau_c and a capability mode (doc/schedule-model.rst).
+ * No packets are simulated: the analytic schedule model is the objective.
  *
  *   island --up/down-- router ===== WAN ===== router --up/down-- island
  *      ^                                                         ^
@@ -104,7 +104,7 @@ main(int argc, char* argv[])
     std::string outFile;
 
     CommandLine cmd(__FILE__);
-    cmd.Usage("Search the rotating-clique schedule with the smallest Xi (MODEL.md).");
+    cmd.Usage("Search the rotating-clique schedule with the smallest Xi (doc/schedule-model.rst).");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
     cmd.AddValue("mode", "unicast|multicast|aggregation|both|ring|tree", modeName);
     cmd.AddValue("modelBytes", "S: bytes of one model transfer (> 0)", modelBytesText);

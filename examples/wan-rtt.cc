@@ -18,7 +18,8 @@
  *      '---------------------------'
  *
  * Point-to-point WAN links carry the JSON's capacity, one-way latency and MTU; unicast forwarding
- * is static, along WanTopology's routes (shortest latency, MODEL.md tie-breaking).
+ * is static, along WanTopology's routes (shortest latency, ties broken as doc/schedule-model.rst
+ * says).
  *
  * For every ordered pair of islands (i, j) one UDP echo probe of --probeBytes payload bytes goes
  * i -> j along route(i, j) and comes back along route(j, i), alone in its own time slot. Its

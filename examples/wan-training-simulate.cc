@@ -19,7 +19,7 @@
  *     r even: {nyc chi lax} {lon ams fra} {prg tyo sin}
  *     r odd:  {nyc lon prg} {chi ams tyo} {lax fra sin}
  *
- *   --mode: how a clique exchanges (MODEL.md's capability modes)
+ *   --mode: how a clique exchanges (the capability modes of doc/schedule-model.rst)
  *     unicast      a copy to each other member
  *     multicast    one copy to the clique's group (232.1.0.0/16); the routers replicate it
  *                  along the source tree (PimMulticastHelper); repairs by unicast
@@ -28,7 +28,7 @@
  *     both         multicast copies, summed by each receiver's FPGA
  *     ring         the unicast ring all-reduce baseline (reduce-scatter + all-gather)
  *
- * The results JSON holds the configuration, per-round times (with MODEL.md's T_comm), bytes per
+ * The results JSON holds the configuration, per-round times (with the model's T_comm), bytes per
  * directed link (replication visible) and per island, the FPGA counters per city, the
  * verification of every clique average against a shadow copy, loss and consensus over simulated
  * time, and the colocated reference.
@@ -51,7 +51,9 @@
 #include "fault-plan.h"
 #include "link-load-model.h"
 #include "pim-multicast-helper.h"
+#include "schedule-options.h"
 #include "training-island-application.h"
+#include "training-options.h"
 #include "training-results.h"
 #include "training-run.h"
 #include "wan-input-error.h"
@@ -67,7 +69,6 @@
 #include <cmath>
 #include <fstream>
 #include <iostream>
-#include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -101,16 +102,10 @@ FromGbps(double gbps)
 int
 Run(int argc, char** argv)
 {
-    std::string topologyFile;
+    TrainingOptions options; // its defaults: 2 rounds of 1024 parameters, 10 steps of 10 ms
+    ScheduleOptions schedules;
     bool optionalLinks = false;
-    std::string scheduleFile;
-    std::string scheduleKind = "latin";
-    std::string cliqueSizeText = "3";
-    std::string modeText = "unicast";
-    std::string modelBytesText = "100000000";
     std::string chunkBytesText = "0";
-    std::string roundsText = "2";
-    std::string seedText = "1";
     std::string streamRateText = "0";
     std::string nackTimeoutText = "5ms";
     std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
@@ -120,8 +115,6 @@ Run(int argc, char** argv)
     std::string fpgaLineRateText = "1000";
     std::string outFile;
     std::string pcapDir;
-    TrainingRun::Texts trainingTexts; // its defaults: 1024 parameters, 10 steps of 10 ms
-    FaultPlan::Texts faultTexts;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("Simulate training islands that average real parameters in cliques over a WAN "
@@ -130,26 +123,13 @@ Run(int argc, char** argv)
               "JSON.\nExit status: 0 every round completed and verified, 1 input error, 2 "
               "verification failed, 3 some rounds could not complete (faults; every completed "
               "round verified).");
-    cmd.AddValue("topology", "topology JSON file (required)", topologyFile);
+    options.AddValues(cmd);
+    options.AddMode(cmd);
+    schedules.AddValues(cmd);
     cmd.AddValue("optionalLinks", "include the topology's optional_links", optionalLinks);
-    cmd.AddValue("schedule", "clique schedule JSON file (overrides --scheduleKind)", scheduleFile);
-    cmd.AddValue("scheduleKind",
-                 "generated schedule: allreduce, pairs, latin (nine islands) or regional",
-                 scheduleKind);
-    cmd.AddValue("cliqueSize", "target clique size of --scheduleKind=regional", cliqueSizeText);
-    cmd.AddValue("mode",
-                 "capability mode: unicast, multicast, aggregation, both or ring",
-                 modeText);
-    cmd.AddValue("modelBytes",
-                 "simulated model size S in bytes, a whole number (e.g. 1000000000 or 1e9)",
-                 modelBytesText);
     cmd.AddValue("chunkBytes",
                  "model bytes per chunk, a multiple of 4; 0 fills the path MTU",
                  chunkBytesText);
-    cmd.AddValue("rounds", "rounds to run", roundsText);
-    cmd.AddValue("seed", "seed of the random streams and the objectives", seedText);
-    TrainingRun::AddCommandLineValues(cmd, trainingTexts);
-    FaultPlan::AddCommandLineValues(cmd, faultTexts);
     cmd.AddValue("streamRateGbps",
                  "pacing rate of every stream in Gbps; 0 uses the bottleneck share",
                  streamRateText);
@@ -176,28 +156,14 @@ Run(int argc, char** argv)
     cmd.Parse(argc, argv);
 
     // Parse every value; TrainingRun checks them together before building anything.
-    if (topologyFile.empty())
+    if (options.topology.empty())
     {
         throw WanInputError(PROGRAM, "--topology", "is required (a topology JSON file)");
     }
-    WanTopology topology = WanTopology::LoadFile(topologyFile, optionalLinks);
+    WanTopology topology = WanTopology::LoadFile(options.topology, optionalLinks);
     const uint32_t n = topology.GetNCities();
     TrainingRun::Config config;
-    config.mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeText);
-    config.modelBytes = CommandLineValues::ParseWholeNumber(PROGRAM,
-                                                            "--modelBytes",
-                                                            modelBytesText,
-                                                            1,
-                                                            uint64_t{1} << 50);
-    TrainingRun::ParseCommandLineValues(PROGRAM, trainingTexts, config);
-    config.rounds = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM, "--rounds", roundsText, 1, uint32_t{1} << 20));
-    config.seed = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(PROGRAM,
-                                         "--seed",
-                                         seedText,
-                                         1,
-                                         std::numeric_limits<uint32_t>::max()));
+    options.Parse(PROGRAM, config);
     config.streamRate = FromGbps(CommandLineValues::ParseNumberInRange(PROGRAM,
                                                                        "--streamRateGbps",
                                                                        streamRateText,
@@ -224,53 +190,8 @@ Run(int argc, char** argv)
                                                                          1e6,
                                                                          false));
 
-    CliqueSchedule schedule = CliqueSchedule::AllReduce(n);
     std::string scheduleName;
-    if (!scheduleFile.empty())
-    {
-        schedule = CliqueSchedule::LoadFile(scheduleFile, topology);
-        scheduleName = scheduleFile;
-    }
-    else if (scheduleKind == "allreduce")
-    {
-        scheduleName = "allreduce";
-    }
-    else if (scheduleKind == "pairs")
-    {
-        if (n < 2)
-        {
-            throw WanInputError(PROGRAM, "--scheduleKind", "pairs needs at least two islands");
-        }
-        schedule = CliqueSchedule::RoundRobinPairs(n);
-        scheduleName = "pairs";
-    }
-    else if (scheduleKind == "latin")
-    {
-        if (n != 9)
-        {
-            throw WanInputError(PROGRAM,
-                                "--scheduleKind",
-                                "latin needs nine islands (the topology has " + std::to_string(n) +
-                                    ")");
-        }
-        schedule = CliqueSchedule::LatinTriples(n);
-        scheduleName = "latin";
-    }
-    else if (scheduleKind == "regional")
-    {
-        uint32_t cliqueSize = static_cast<uint32_t>(
-            CommandLineValues::ParseUnsigned(PROGRAM, "--cliqueSize", cliqueSizeText, 1, n));
-        schedule = CliqueSchedule::Regional(topology, cliqueSize);
-        scheduleName = "regional-" + std::to_string(cliqueSize);
-    }
-    else
-    {
-        throw WanInputError(PROGRAM,
-                            "--scheduleKind",
-                            "unknown kind '" + scheduleKind +
-                                "' (known: allreduce, pairs, latin, regional)");
-    }
-
+    const CliqueSchedule schedule = schedules.MakeSchedule(PROGRAM, topology, &scheduleName);
     config.chunkBytes =
         static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
                                                                "--chunkBytes",
@@ -284,13 +205,14 @@ Run(int argc, char** argv)
         probe.close();
     }
     config.pcapDir = pcapDir;
-    config.faults = FaultPlan::Parse(PROGRAM, topology, config.rounds, faultTexts);
+    config.faults = FaultPlan::Parse(topology, config.rounds, options.faults);
 
-    TrainingRun run(topology, schedule, config, PROGRAM);
+    TrainingRun run(topology, schedule, config);
+    run.SetFaultLog(&std::cerr, PROGRAM);
     run.Build();
     nlohmann::json configJson = run.GetConfigJson();
     configJson["program"] = PROGRAM;
-    configJson["topology"] = topologyFile;
+    configJson["topology"] = options.topology;
     configJson["optional_links"] = optionalLinks;
     configJson["schedule"] = scheduleName;
     TrainingResults& results = run.GetResults();
@@ -387,5 +309,7 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    return CommandLineValues::RunProgram([argc, argv]() { return Run(argc, argv); });
+    return CommandLineValues::RunProgram(PROGRAM, TrainingOptions::GetFieldOptions(), [=]() {
+        return Run(argc, argv);
+    });
 }

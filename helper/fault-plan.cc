@@ -6,10 +6,9 @@
 
 #include "fault-plan.h"
 
-#include "command-line-values.h"
-#include "wan-input-error.h"
+#include "config-value-parser.h"
+#include "wan-config-error.h"
 
-#include "ns3/command-line.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -24,15 +23,23 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingFaultPlan");
 namespace
 {
 
+// The fields of a plan, named as members of TrainingRun::Config in a WanConfigError.
+constexpr const char* LINK_OUTAGES = "faults.linkOutages";     //!< FaultPlan::linkOutages
+constexpr const char* CRASHES = "faults.crashes";              //!< FaultPlan::crashes
+constexpr const char* STRAGGLERS = "faults.stragglers";        //!< FaultPlan::stragglers
+constexpr const char* DUPLICATE_RATE = "faults.duplicateRate"; //!< FaultPlan::duplicateRate
+constexpr const char* REORDER_RATE = "faults.reorderRate";     //!< FaultPlan::reorderRate
+constexpr const char* REORDER_DELAY = "faults.reorderDelay";   //!< FaultPlan::reorderDelay
+constexpr const char* TIME_LIMIT = "faults.timeLimit";         //!< FaultPlan::timeLimit
+
 /**
- * @param program the program name, for the message
- * @param option the option, for the message
+ * @param field the field of the list, for the message
  * @param text a comma-separated list
  * @return its entries (an empty text gives none)
- * @throws WanInputError on an empty entry
+ * @throws WanConfigError on an empty entry
  */
 std::vector<std::string>
-SplitList(const std::string& program, const std::string& option, const std::string& text)
+SplitList(const std::string& field, const std::string& text)
 {
     std::vector<std::string> entries;
     if (text.empty())
@@ -46,11 +53,10 @@ SplitList(const std::string& program, const std::string& option, const std::stri
         entries.push_back(text.substr(start, comma - start));
         if (entries.back().empty())
         {
-            throw WanInputError(program,
-                                option,
-                                "'" + text +
-                                    "' has an empty entry (entries are separated by "
-                                    "single commas)");
+            throw WanConfigError(field,
+                                 "'" + text +
+                                     "' has an empty entry (entries are separated by "
+                                     "single commas)");
         }
         if (comma == std::string::npos)
         {
@@ -101,111 +107,66 @@ LinkName(const WanTopology& topology, uint32_t link)
 
 /**
  * @brief The city of an entry.
- * @param program the program name
- * @param option the option
+ * @param field the field of the entry
  * @param entry the whole entry (quoted in messages)
  * @param topology the WAN
  * @param id the city id given
  * @return its index
- * @throws WanInputError when there is no such city
+ * @throws WanConfigError when there is no such city
  */
 uint32_t
-ParseCity(const std::string& program,
-          const std::string& option,
+ParseCity(const std::string& field,
           const std::string& entry,
           const WanTopology& topology,
           const std::string& id)
 {
     if (!topology.HasCity(id))
     {
-        throw WanInputError(program,
-                            option,
-                            "'" + entry + "': unknown city '" + id +
-                                "' (cities: " + CityList(topology) + ")");
+        throw WanConfigError(field,
+                             "'" + entry + "': unknown city '" + id +
+                                 "' (cities: " + CityList(topology) + ")");
     }
     return topology.GetCityIndex(id);
 }
 
 /**
- * @brief A time of a --linkDown entry: a number of seconds, or a number with a unit.
- * @param program the program name
+ * @brief A time of a link outage entry: a number of seconds, or a number with a unit.
  * @param entry the whole entry (quoted in messages)
  * @param what "down" or "up", for the message
  * @param text the time given
  * @return the time
- * @throws WanInputError when it is not a non-negative duration up to one day
+ * @throws WanConfigError when it is not a non-negative duration up to one day
  */
 Time
-ParseTime(const std::string& program,
-          const std::string& entry,
-          const std::string& what,
-          const std::string& text)
+ParseTime(const std::string& entry, const std::string& what, const std::string& text)
 {
     try
     {
-        return CommandLineValues::ParseDuration(program, "--linkDown", text, true);
+        return ConfigValueParser::ParseDuration(LINK_OUTAGES, text, true);
     }
-    catch (const WanInputError&)
+    catch (const WanConfigError&)
     {
-        throw WanInputError(program,
-                            "--linkDown",
-                            "'" + entry + "': the " + what +
-                                " time must be a non-negative duration up to one day, in seconds "
-                                "or with a unit, e.g. 2, 2.5s, 500ms (got '" +
-                                text + "')");
+        throw WanConfigError(LINK_OUTAGES,
+                             "'" + entry + "': the " + what +
+                                 " time must be a non-negative duration up to one day, in seconds "
+                                 "or with a unit, e.g. 2, 2.5s, 500ms (got '" +
+                                 text + "')");
     }
 }
 
 } // namespace
 
-void
-FaultPlan::AddCommandLineValues(CommandLine& cmd, Texts& texts)
-{
-    cmd.AddValue("linkDown",
-                 "fault: WAN links that go down, A-B@SECONDS[:UPSECONDS][,...] with city ids "
-                 "(e.g. nyc-lon@2.5:4); both directions stop, routes and multicast trees are "
-                 "recomputed on the surviving graph (a partition is reported), and back when "
-                 "the link comes up",
-                 texts.linkDown);
-    cmd.AddValue("crash",
-                 "fault: islands that leave, CITY@ROUND[,...] (e.g. tyo@2): from that round on "
-                 "the island takes no part; its cliques finish without it after a timeout",
-                 texts.crash);
-    cmd.AddValue("straggler",
-                 "fault: slow islands, CITY:FACTOR[,...] (e.g. sin:3): the island's local steps "
-                 "take FACTOR (>= 1) times --stepTime",
-                 texts.straggler);
-    cmd.AddValue("duplicate",
-                 "fault: probability that a WAN packet is delivered twice, in [0, 0.5]",
-                 texts.duplicate);
-    cmd.AddValue("reorder",
-                 "fault: probability that a WAN packet is delivered late, after later ones, in "
-                 "[0, 0.5]",
-                 texts.reorder);
-    cmd.AddValue("reorderDelay",
-                 "fault: how late a reordered packet arrives (s, ms, us, ns)",
-                 texts.reorderDelay);
-    cmd.AddValue("timeLimit",
-                 "guard: stop the simulation at this simulated time and report the rounds that "
-                 "did not complete (s, ms, us, ns; 0 derives a generous limit from the "
-                 "configuration)",
-                 texts.timeLimit);
-}
-
 FaultPlan
-FaultPlan::Parse(const std::string& program,
-                 const WanTopology& topology,
-                 uint32_t rounds,
-                 const Texts& texts)
+FaultPlan::Parse(const WanTopology& topology, uint32_t rounds, const Texts& texts)
 {
     FaultPlan plan;
-    for (const std::string& entry : SplitList(program, "--linkDown", texts.linkDown))
+    for (const std::string& entry : SplitList(LINK_OUTAGES, texts.linkOutages))
     {
         const std::string syntax = "expected A-B@SECONDS[:UPSECONDS] with city ids A and B";
         std::size_t at = entry.find('@');
         if (at == std::string::npos || at == 0)
         {
-            throw WanInputError(program, "--linkDown", "'" + entry + "': " + syntax);
+            throw WanConfigError(LINK_OUTAGES, "'" + entry + "': " + syntax);
         }
         const std::string ends = entry.substr(0, at);
         const std::string times = entry.substr(at + 1);
@@ -221,13 +182,13 @@ FaultPlan::Parse(const std::string& program,
             std::size_t first = ends.find('-');
             if (first == std::string::npos || first == 0 || first + 1 == ends.size())
             {
-                throw WanInputError(program, "--linkDown", "'" + entry + "': " + syntax);
+                throw WanConfigError(LINK_OUTAGES, "'" + entry + "': " + syntax);
             }
-            ParseCity(program, "--linkDown", entry, topology, ends.substr(0, first));
-            ParseCity(program, "--linkDown", entry, topology, ends.substr(first + 1));
+            ParseCity(LINK_OUTAGES, entry, topology, ends.substr(0, first));
+            ParseCity(LINK_OUTAGES, entry, topology, ends.substr(first + 1));
         }
-        const uint32_t a = ParseCity(program, "--linkDown", entry, topology, ends.substr(0, dash));
-        const uint32_t b = ParseCity(program, "--linkDown", entry, topology, ends.substr(dash + 1));
+        const uint32_t a = ParseCity(LINK_OUTAGES, entry, topology, ends.substr(0, dash));
+        const uint32_t b = ParseCity(LINK_OUTAGES, entry, topology, ends.substr(dash + 1));
         LinkOutage outage;
         bool found = false;
         for (uint32_t l = 0; l < topology.GetNLinks() && !found; ++l)
@@ -241,58 +202,52 @@ FaultPlan::Parse(const std::string& program,
         }
         if (!found)
         {
-            throw WanInputError(program,
-                                "--linkDown",
-                                "'" + entry + "': topology '" + topology.GetName() +
-                                    "' has no link between " + topology.GetCity(a).id + " and " +
-                                    topology.GetCity(b).id);
+            throw WanConfigError(LINK_OUTAGES,
+                                 "'" + entry + "': topology '" + topology.GetName() +
+                                     "' has no link between " + topology.GetCity(a).id + " and " +
+                                     topology.GetCity(b).id);
         }
         std::size_t colon = times.find(':');
-        outage.down = ParseTime(program, entry, "down", times.substr(0, colon));
+        outage.down = ParseTime(entry, "down", times.substr(0, colon));
         if (colon != std::string::npos)
         {
             outage.restored = true;
-            outage.up = ParseTime(program, entry, "up", times.substr(colon + 1));
+            outage.up = ParseTime(entry, "up", times.substr(colon + 1));
         }
         plan.linkOutages.push_back(outage);
     }
 
-    for (const std::string& entry : SplitList(program, "--crash", texts.crash))
+    for (const std::string& entry : SplitList(CRASHES, texts.crashes))
     {
         std::size_t at = entry.find('@');
         if (at == std::string::npos || at == 0)
         {
-            throw WanInputError(program,
-                                "--crash",
-                                "'" + entry + "': expected CITY@ROUND with a city id");
+            throw WanConfigError(CRASHES, "'" + entry + "': expected CITY@ROUND with a city id");
         }
         Crash crash;
-        crash.island = ParseCity(program, "--crash", entry, topology, entry.substr(0, at));
+        crash.island = ParseCity(CRASHES, entry, topology, entry.substr(0, at));
         const std::string round = entry.substr(at + 1);
         if (round.empty() || round.size() > 9 ||
             round.find_first_not_of("0123456789") != std::string::npos)
         {
-            throw WanInputError(program,
-                                "--crash",
-                                "'" + entry + "': the round must be a whole number (got '" + round +
-                                    "')");
+            throw WanConfigError(CRASHES,
+                                 "'" + entry + "': the round must be a whole number (got '" +
+                                     round + "')");
         }
         crash.round = static_cast<uint32_t>(std::stoul(round));
         plan.crashes.push_back(crash);
     }
 
-    for (const std::string& entry : SplitList(program, "--straggler", texts.straggler))
+    for (const std::string& entry : SplitList(STRAGGLERS, texts.stragglers))
     {
         std::size_t colon = entry.rfind(':');
         if (colon == std::string::npos || colon == 0)
         {
-            throw WanInputError(program,
-                                "--straggler",
-                                "'" + entry + "': expected CITY:FACTOR with a city id");
+            throw WanConfigError(STRAGGLERS,
+                                 "'" + entry + "': expected CITY:FACTOR with a city id");
         }
         Straggler straggler;
-        straggler.island =
-            ParseCity(program, "--straggler", entry, topology, entry.substr(0, colon));
+        straggler.island = ParseCity(STRAGGLERS, entry, topology, entry.substr(0, colon));
         const std::string factor = entry.substr(colon + 1);
         char* end = nullptr;
         double value = factor.empty() ? 0 : std::strtod(factor.c_str(), &end);
@@ -302,34 +257,27 @@ FaultPlan::Parse(const std::string& program,
             std::ostringstream reason;
             reason << "'" << entry << "': the factor must be a number in [1, "
                    << MAX_STRAGGLER_FACTOR << "] (got '" << factor << "')";
-            throw WanInputError(program, "--straggler", reason.str());
+            throw WanConfigError(STRAGGLERS, reason.str());
         }
         straggler.factor = value;
         plan.stragglers.push_back(straggler);
     }
 
-    plan.duplicateRate = CommandLineValues::ParseNumberInRange(program,
-                                                               "--duplicate",
-                                                               texts.duplicate,
+    plan.duplicateRate = ConfigValueParser::ParseNumberInRange(DUPLICATE_RATE,
+                                                               texts.duplicateRate,
                                                                0,
                                                                MAX_RATE,
                                                                false);
-    plan.reorderRate = CommandLineValues::ParseNumberInRange(program,
-                                                             "--reorder",
-                                                             texts.reorder,
-                                                             0,
-                                                             MAX_RATE,
-                                                             false);
-    plan.reorderDelay =
-        CommandLineValues::ParseDuration(program, "--reorderDelay", texts.reorderDelay, false);
-    plan.timeLimit =
-        CommandLineValues::ParseDuration(program, "--timeLimit", texts.timeLimit, true);
-    plan.Validate(program, topology, rounds);
+    plan.reorderRate =
+        ConfigValueParser::ParseNumberInRange(REORDER_RATE, texts.reorderRate, 0, MAX_RATE, false);
+    plan.reorderDelay = ConfigValueParser::ParseDuration(REORDER_DELAY, texts.reorderDelay, false);
+    plan.timeLimit = ConfigValueParser::ParseDuration(TIME_LIMIT, texts.timeLimit, true);
+    plan.Validate(topology, rounds);
     return plan;
 }
 
 void
-FaultPlan::Validate(const std::string& program, const WanTopology& topology, uint32_t rounds) const
+FaultPlan::Validate(const WanTopology& topology, uint32_t rounds) const
 {
     const uint32_t n = topology.GetNCities();
     for (std::size_t k = 0; k < linkOutages.size(); ++k)
@@ -337,21 +285,19 @@ FaultPlan::Validate(const std::string& program, const WanTopology& topology, uin
         const LinkOutage& outage = linkOutages[k];
         if (outage.link >= topology.GetNLinks())
         {
-            throw WanInputError(program,
-                                "--linkDown",
-                                "link index " + std::to_string(outage.link) +
-                                    " is not a link of '" + topology.GetName() + "' (it has " +
-                                    std::to_string(topology.GetNLinks()) + ")");
+            throw WanConfigError(LINK_OUTAGES,
+                                 "link index " + std::to_string(outage.link) +
+                                     " is not a link of '" + topology.GetName() + "' (it has " +
+                                     std::to_string(topology.GetNLinks()) + ")");
         }
         const std::string name = LinkName(topology, outage.link);
         if (outage.down.IsStrictlyNegative() || (outage.restored && outage.up <= outage.down))
         {
-            throw WanInputError(program,
-                                "--linkDown",
-                                name + " down at " + SecondsText(outage.down) +
-                                    (outage.restored ? ", up at " + SecondsText(outage.up) : "") +
-                                    ": the down time must be >= 0 and the link must come back "
-                                    "up after it goes down");
+            throw WanConfigError(LINK_OUTAGES,
+                                 name + " down at " + SecondsText(outage.down) +
+                                     (outage.restored ? ", up at " + SecondsText(outage.up) : "") +
+                                     ": the down time must be >= 0 and the link must come back "
+                                     "up after it goes down");
         }
         for (std::size_t j = 0; j < k; ++j)
         {
@@ -364,11 +310,10 @@ FaultPlan::Validate(const std::string& program, const WanTopology& topology, uin
                             (other.restored && other.up <= outage.down);
             if (!disjoint)
             {
-                throw WanInputError(program,
-                                    "--linkDown",
-                                    "two outages of " + name + " overlap (down at " +
-                                        SecondsText(other.down) + " and at " +
-                                        SecondsText(outage.down) + ")");
+                throw WanConfigError(LINK_OUTAGES,
+                                     "two outages of " + name + " overlap (down at " +
+                                         SecondsText(other.down) + " and at " +
+                                         SecondsText(outage.down) + ")");
             }
         }
     }
@@ -377,24 +322,22 @@ FaultPlan::Validate(const std::string& program, const WanTopology& topology, uin
     {
         if (crash.island >= n)
         {
-            throw WanInputError(program,
-                                "--crash",
-                                "island index " + std::to_string(crash.island) +
-                                    " is not a city of '" + topology.GetName() + "'");
+            throw WanConfigError(CRASHES,
+                                 "island index " + std::to_string(crash.island) +
+                                     " is not a city of '" + topology.GetName() + "'");
         }
         const std::string& id = topology.GetCity(crash.island).id;
         if (crashed[crash.island])
         {
-            throw WanInputError(program, "--crash", id + " is listed twice");
+            throw WanConfigError(CRASHES, id + " is listed twice");
         }
         crashed[crash.island] = true;
         if (crash.round >= rounds)
         {
-            throw WanInputError(program,
-                                "--crash",
-                                "'" + id + "@" + std::to_string(crash.round) + "': round " +
-                                    std::to_string(crash.round) + " is not below --rounds=" +
-                                    std::to_string(rounds) + " (rounds count from 0)");
+            throw WanConfigError(CRASHES,
+                                 "'" + id + "@" + std::to_string(crash.round) + "': round " +
+                                     std::to_string(crash.round) + " is not below {rounds}=" +
+                                     std::to_string(rounds) + " (rounds count from 0)");
         }
     }
     std::vector<bool> slow(n, false);
@@ -402,15 +345,14 @@ FaultPlan::Validate(const std::string& program, const WanTopology& topology, uin
     {
         if (straggler.island >= n)
         {
-            throw WanInputError(program,
-                                "--straggler",
-                                "island index " + std::to_string(straggler.island) +
-                                    " is not a city of '" + topology.GetName() + "'");
+            throw WanConfigError(STRAGGLERS,
+                                 "island index " + std::to_string(straggler.island) +
+                                     " is not a city of '" + topology.GetName() + "'");
         }
         const std::string& id = topology.GetCity(straggler.island).id;
         if (slow[straggler.island])
         {
-            throw WanInputError(program, "--straggler", id + " is listed twice");
+            throw WanConfigError(STRAGGLERS, id + " is listed twice");
         }
         slow[straggler.island] = true;
         if (!(straggler.factor >= 1 && straggler.factor <= MAX_STRAGGLER_FACTOR))
@@ -418,27 +360,27 @@ FaultPlan::Validate(const std::string& program, const WanTopology& topology, uin
             std::ostringstream reason;
             reason << id << ": the factor must be a number in [1, " << MAX_STRAGGLER_FACTOR
                    << "] (got " << straggler.factor << ")";
-            throw WanInputError(program, "--straggler", reason.str());
+            throw WanConfigError(STRAGGLERS, reason.str());
         }
     }
-    const std::pair<const char*, double> rates[] = {{"--duplicate", duplicateRate},
-                                                    {"--reorder", reorderRate}};
-    for (const auto& [option, rate] : rates)
+    const std::pair<const char*, double> rates[] = {{DUPLICATE_RATE, duplicateRate},
+                                                    {REORDER_RATE, reorderRate}};
+    for (const auto& [field, rate] : rates)
     {
         if (!(rate >= 0 && rate <= MAX_RATE))
         {
             std::ostringstream reason;
             reason << "must be a number in [0, " << MAX_RATE << "] (got '" << rate << "')";
-            throw WanInputError(program, option, reason.str());
+            throw WanConfigError(field, reason.str());
         }
     }
     if (!reorderDelay.IsStrictlyPositive())
     {
-        throw WanInputError(program, "--reorderDelay", "must be a positive duration");
+        throw WanConfigError(REORDER_DELAY, "must be a positive duration");
     }
     if (timeLimit.IsStrictlyNegative())
     {
-        throw WanInputError(program, "--timeLimit", "must be a non-negative duration");
+        throw WanConfigError(TIME_LIMIT, "must be a non-negative duration");
     }
 }
 

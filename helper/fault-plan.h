@@ -20,31 +20,31 @@
 namespace ns3
 {
 
-class CommandLine;
-
 /**
  * @ingroup wan-training
- * @brief The faults injected into one training run (TrainingRun::Config::faults), parsed and
- * validated from the command line in one place for every program.
+ * @brief The faults injected into one training run (TrainingRun::Config::faults), parsed from
+ * their text forms and validated in one place for every program.
  *
  * - link outages: a WAN link goes down at a time (both directions carry nothing; packets in
  *   flight are lost) and optionally comes back up; routes and multicast trees follow
- *   (`--linkDown=A-B@SECONDS[:UPSECONDS][,...]`);
+ *   (text `A-B@SECONDS[:UPSECONDS][,...]`);
  * - crashes: an island leaves at the start of a round and takes no part in it or any later round
- *   (`--crash=CITY@ROUND[,...]`);
- * - stragglers: an island's local steps take FACTOR times StepTime
- *   (`--straggler=CITY:FACTOR[,...]`);
- * - duplication and reordering of WAN packets with a probability each (`--duplicate=P`,
- *   `--reorder=P`; random loss is TrainingRun::Config::wanLossRate, `--loss=P`);
- * - a guard on the simulated time (`--timeLimit`, 0 derives one from the configuration).
+ *   (text `CITY@ROUND[,...]`);
+ * - stragglers: an island's local steps take FACTOR times StepTime (text `CITY:FACTOR[,...]`);
+ * - duplication and reordering of WAN packets with a probability each (random loss is
+ *   TrainingRun::Config::wanLossRate);
+ * - a guard on the simulated time (0 derives one from the configuration).
  *
- * Every error names the program, the option and the offending entry, e.g.
- * `wan-training-simulate: --linkDown: 'nyc-xyz@2': unknown city 'xyz' (cities: nyc, chi, ...)`.
+ * Every error is a WanConfigError naming the field as a member of TrainingRun::Config
+ * (`faults.linkOutages`, `faults.crashes`, `faults.stragglers`, `faults.duplicateRate`,
+ * `faults.reorderRate`, `faults.reorderDelay`, `faults.timeLimit`) and the offending entry, e.g.
+ * `faults.linkOutages: 'nyc-xyz@2': unknown city 'xyz' (cities: nyc, chi, ...)`; a reason that
+ * refers to another field writes it in braces (`{rounds}`), for the program to name its option.
  */
 class FaultPlan
 {
   public:
-    /** The largest duplicate or reorder probability accepted (as --loss: 0.5). */
+    /** The largest duplicate or reorder probability accepted (as the WAN loss rate: 0.5). */
     static constexpr double MAX_RATE = 0.5;
     /** The largest straggler factor accepted. */
     static constexpr double MAX_STRAGGLER_FACTOR = 1e6;
@@ -74,51 +74,38 @@ class FaultPlan
         double factor{1};   //!< its step time is StepTime x factor (>= 1)
     };
 
-    /** The command-line texts of the fault knobs, before parsing. */
+    /** The text form of a plan, before parsing (empty lists, zero rates, derived limit). */
     struct Texts
     {
-        std::string linkDown;            //!< --linkDown
-        std::string crash;               //!< --crash
-        std::string straggler;           //!< --straggler
-        std::string duplicate{"0"};      //!< --duplicate
-        std::string reorder{"0"};        //!< --reorder
-        std::string reorderDelay{"1ms"}; //!< --reorderDelay
-        std::string timeLimit{"0"};      //!< --timeLimit
+        std::string linkOutages;         //!< A-B@SECONDS[:UPSECONDS][,...]
+        std::string crashes;             //!< CITY@ROUND[,...]
+        std::string stragglers;          //!< CITY:FACTOR[,...]
+        std::string duplicateRate{"0"};  //!< a probability in [0, 0.5]
+        std::string reorderRate{"0"};    //!< a probability in [0, 0.5]
+        std::string reorderDelay{"1ms"}; //!< a positive duration (s, ms, us, ns)
+        std::string timeLimit{"0"};      //!< a non-negative duration (0: derived)
     };
 
     /**
-     * @brief Add the fault knobs (--linkDown, --crash, --straggler, --duplicate, --reorder,
-     * --reorderDelay, --timeLimit) to a program's command line, with their help texts.
-     * @param cmd the command line
-     * @param texts where the values go; must outlive cmd.Parse()
-     */
-    static void AddCommandLineValues(CommandLine& cmd, Texts& texts);
-
-    /**
-     * @brief Parse and validate the fault knobs.
-     * @param program the program name, for the messages
-     * @param topology the WAN whose city ids and links the knobs name
+     * @brief Parse and validate the text form of a plan.
+     * @param topology the WAN whose city ids and links the texts name
      * @param rounds the rounds of the run (a crash must happen in one of them)
-     * @param texts the knobs' texts
+     * @param texts the texts
      * @return the plan
-     * @throws WanInputError(program, option, reason) naming the offending entry
+     * @throws WanConfigError(field, reason) naming the offending entry
      */
-    static FaultPlan Parse(const std::string& program,
-                           const WanTopology& topology,
-                           uint32_t rounds,
-                           const Texts& texts);
+    static FaultPlan Parse(const WanTopology& topology, uint32_t rounds, const Texts& texts);
 
     /**
      * @brief Check a plan against a topology and a run length (plans built in code included).
-     * @param program the program name, for the messages
      * @param topology the WAN
      * @param rounds the rounds of the run (a crash must happen in one of them)
-     * @throws WanInputError(program, option, reason) for a link or city that does not exist, an
-     *         outage that ends before it starts or overlaps another of the same link, a crash
-     *         round not below rounds, an island listed twice, a factor below 1, a rate out of
-     *         [0, 0.5], a negative time limit
+     * @throws WanConfigError(field, reason) for a link or city that does not exist, an outage
+     *         that ends before it starts or overlaps another of the same link, a crash round not
+     *         below rounds, an island listed twice, a factor below 1, a rate out of [0, 0.5], a
+     *         negative time limit
      */
-    void Validate(const std::string& program, const WanTopology& topology, uint32_t rounds) const;
+    void Validate(const WanTopology& topology, uint32_t rounds) const;
 
     /** @return whether the plan injects nothing (the time limit aside) */
     bool IsEmpty() const;

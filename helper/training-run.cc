@@ -7,10 +7,10 @@
 #include "training-run.h"
 
 #include "aggregator-helper.h"
-#include "command-line-values.h"
 #include "island-sync-header.h"
 #include "schedule-metrics.h"
 #include "training-helper.h"
+#include "wan-config-error.h"
 #include "wan-fault-error-model.h"
 #include "wan-input-error.h"
 
@@ -40,7 +40,7 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingTrainingRun");
 namespace
 {
 
-/** The largest ModelBytes a run accepts (the simulate program's --modelBytes bound). */
+/** The largest ModelBytes a run accepts. */
 constexpr uint64_t MAX_MODEL_BYTES = uint64_t{1} << 50;
 
 /**
@@ -88,153 +88,88 @@ Gbps(const DataRate& rate)
 } // namespace
 
 void
-TrainingRun::AddCommandLineValues(CommandLine& cmd, Texts& texts)
-{
-    cmd.AddValue("parameterCount",
-                 "real float32 parameters each island trains and exchanges (the first chunks "
-                 "carry them)",
-                 texts.parameterCount);
-    cmd.AddValue("localSteps", "local gradient steps per round", texts.localSteps);
-    cmd.AddValue("stepTime", "compute time of one local step (s, ms, us, ns)", texts.stepTime);
-    cmd.AddValue("learningRate", "gradient step size, in (0, 1)", texts.learningRate);
-    cmd.AddValue("heterogeneity", "spread of the islands' objective targets", texts.heterogeneity);
-    cmd.AddValue("loss",
-                 "fault: packet error rate on every WAN link, in [0, 0.5] (tested up to 0.05)",
-                 texts.loss);
-    cmd.AddValue("pcapSnaplen",
-                 "bytes of each frame kept in the pcap files, in [70, 65535] (70: headers only)",
-                 texts.pcapSnaplen);
-}
-
-void
-TrainingRun::ParseCommandLineValues(const std::string& program, const Texts& texts, Config& config)
-{
-    config.parameterCount =
-        static_cast<uint32_t>(CommandLineValues::ParseUnsigned(program,
-                                                               "--parameterCount",
-                                                               texts.parameterCount,
-                                                               1,
-                                                               uint32_t{1} << 26));
-    config.localSteps = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(program, "--localSteps", texts.localSteps, 0, 1000000));
-    config.stepTime = CommandLineValues::ParseDuration(program, "--stepTime", texts.stepTime, true);
-    config.learningRate = CommandLineValues::ParseNumberInRange(program,
-                                                                "--learningRate",
-                                                                texts.learningRate,
-                                                                0,
-                                                                1,
-                                                                true);
-    if (config.learningRate <= 0)
-    {
-        throw WanInputError(program,
-                            "--learningRate",
-                            "must be > 0 (got '" + texts.learningRate + "')");
-    }
-    config.heterogeneity = CommandLineValues::ParseNumberInRange(program,
-                                                                 "--heterogeneity",
-                                                                 texts.heterogeneity,
-                                                                 0,
-                                                                 1e6,
-                                                                 false);
-    config.wanLossRate =
-        CommandLineValues::ParseNumberInRange(program, "--loss", texts.loss, 0, 0.5, false);
-    config.pcapSnaplen = static_cast<uint32_t>(
-        CommandLineValues::ParseUnsigned(program, "--pcapSnaplen", texts.pcapSnaplen, 70, 65535));
-}
-
-void
 TrainingRun::Validate(const WanTopology& topology,
                       const CliqueSchedule& schedule,
-                      const Config& config,
-                      const std::string& program)
+                      const Config& config)
 {
     const uint32_t n = topology.GetNCities();
     if (n > IslandSyncHeader::MAX_ISLANDS)
     {
-        throw WanInputError(program,
-                            "--topology",
-                            "at most " + std::to_string(IslandSyncHeader::MAX_ISLANDS) +
-                                " islands are supported (got " + std::to_string(n) + ")");
+        throw WanConfigError("topology",
+                             "at most " + std::to_string(IslandSyncHeader::MAX_ISLANDS) +
+                                 " islands are supported (got " + std::to_string(n) + ")");
     }
     if (schedule.GetNIslands() != n)
     {
-        throw WanInputError(program,
-                            "--schedule",
-                            "the schedule has " + std::to_string(schedule.GetNIslands()) +
-                                " islands, the topology '" + topology.GetName() + "' " +
-                                std::to_string(n) + " cities");
+        throw WanConfigError("schedule",
+                             "the schedule has " + std::to_string(schedule.GetNIslands()) +
+                                 " islands, the topology '" + topology.GetName() + "' " +
+                                 std::to_string(n) + " cities");
     }
 
     const std::string modeName = CapabilityModeToString(config.mode);
     if (config.mode == CapabilityMode::TREE)
     {
-        throw WanInputError(program,
-                            "--mode",
-                            "mode '" + modeName +
-                                "' is not simulated (simulated: unicast, multicast, aggregation, "
-                                "both, ring)");
+        throw WanConfigError("mode",
+                             "mode '" + modeName +
+                                 "' is not simulated (simulated: unicast, multicast, aggregation, "
+                                 "both, ring)");
     }
     if (IsMulticastMode(config.mode) && !topology.HasMulticast())
     {
-        throw WanInputError(program,
-                            "--mode",
-                            "mode '" + modeName + "' needs multicast, but topology '" +
-                                topology.GetName() + "' has capabilities.multicast false");
+        throw WanConfigError("mode",
+                             "mode '" + modeName + "' needs multicast, but topology '" +
+                                 topology.GetName() + "' has capabilities.multicast false");
     }
     if (IsAggregatedMode(config.mode) && !topology.HasAggregation())
     {
-        throw WanInputError(program,
-                            "--mode",
-                            "mode '" + modeName + "' needs in-line aggregation, but topology '" +
-                                topology.GetName() + "' has capabilities.aggregation false");
+        throw WanConfigError("mode",
+                             "mode '" + modeName + "' needs in-line aggregation, but topology '" +
+                                 topology.GetName() + "' has capabilities.aggregation false");
     }
 
     if (config.modelBytes < 1 || config.modelBytes > MAX_MODEL_BYTES)
     {
-        throw WanInputError(program,
-                            "--modelBytes",
-                            "must be a whole number in [1, " + std::to_string(MAX_MODEL_BYTES) +
-                                "] (got '" + std::to_string(config.modelBytes) + "')");
+        throw WanConfigError("modelBytes",
+                             "must be a whole number in [1, " + std::to_string(MAX_MODEL_BYTES) +
+                                 "] (got '" + std::to_string(config.modelBytes) + "')");
     }
     if (config.parameterCount < 1)
     {
-        throw WanInputError(program, "--parameterCount", "must be at least 1 (got '0')");
+        throw WanConfigError("parameterCount", "must be at least 1 (got '0')");
     }
     if (uint64_t{IslandSyncHeader::VALUE_BYTES} * config.parameterCount > config.modelBytes)
     {
-        throw WanInputError(program,
-                            "--parameterCount",
-                            "4 bytes x " + std::to_string(config.parameterCount) +
-                                " values exceed --modelBytes=" + std::to_string(config.modelBytes));
+        throw WanConfigError(
+            "parameterCount",
+            "4 bytes x " + std::to_string(config.parameterCount) +
+                " values exceed {modelBytes}=" + std::to_string(config.modelBytes));
     }
     if (config.rounds < 1)
     {
-        throw WanInputError(program, "--rounds", "must be at least 1 (got '0')");
+        throw WanConfigError("rounds", "must be at least 1 (got '0')");
     }
     if (config.seed < 1)
     {
-        throw WanInputError(program, "--seed", "must be at least 1 (got '0')");
+        throw WanConfigError("seed", "must be at least 1 (got '0')");
     }
     if (!(config.learningRate > 0 && config.learningRate < 1))
     {
-        throw WanInputError(program,
-                            "--learningRate",
-                            "must be a number in (0, 1) (got '" + NumberText(config.learningRate) +
-                                "')");
+        throw WanConfigError("learningRate",
+                             "must be a number in (0, 1) (got '" + NumberText(config.learningRate) +
+                                 "')");
     }
     if (!(config.wanLossRate >= 0 && config.wanLossRate <= 0.5))
     {
-        throw WanInputError(program,
-                            "--loss",
-                            "must be a number in [0, 0.5] (got '" + NumberText(config.wanLossRate) +
-                                "')");
+        throw WanConfigError("wanLossRate",
+                             "must be a number in [0, 0.5] (got '" +
+                                 NumberText(config.wanLossRate) + "')");
     }
     if (config.pcapSnaplen < 70 || config.pcapSnaplen > 65535)
     {
-        throw WanInputError(program,
-                            "--pcapSnaplen",
-                            "must be an integer in [70, 65535] (got '" +
-                                std::to_string(config.pcapSnaplen) + "')");
+        throw WanConfigError("pcapSnaplen",
+                             "must be an integer in [70, 65535] (got '" +
+                                 std::to_string(config.pcapSnaplen) + "')");
     }
 
     // The chunk size must fit the path MTU of every clique that exchanges.
@@ -242,10 +177,9 @@ TrainingRun::Validate(const WanTopology& topology,
         TrainingIslandApplication::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
     if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
     {
-        throw WanInputError(program,
-                            "--chunkBytes",
-                            "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
-                                ")");
+        throw WanConfigError("chunkBytes",
+                             "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
+                                 ")");
     }
     for (const auto& round : schedule.GetRounds())
     {
@@ -258,9 +192,8 @@ TrainingRun::Validate(const WanTopology& topology,
                     if (a != b &&
                         uint64_t{config.chunkBytes} + overhead > topology.GetPathMtuBytes(a, b))
                     {
-                        throw WanInputError(
-                            program,
-                            "--chunkBytes",
+                        throw WanConfigError(
+                            "chunkBytes",
                             std::to_string(config.chunkBytes) + " bytes + " +
                                 std::to_string(overhead) + " header bytes exceed the path MTU " +
                                 std::to_string(topology.GetPathMtuBytes(a, b)) + " of " +
@@ -311,9 +244,8 @@ TrainingRun::Validate(const WanTopology& topology,
                     }
                     if (chunkBytes == 0)
                     {
-                        throw WanInputError(
-                            program,
-                            "--modelBytes",
+                        throw WanConfigError(
+                            "modelBytes",
                             std::to_string(config.modelBytes) + " bytes are too few for " + ring +
                                 ": each member's segment needs a chunk of at least 4 bytes, so "
                                 "ring mode needs at least " +
@@ -323,11 +255,10 @@ TrainingRun::Validate(const WanTopology& topology,
                 const uint64_t chunks = (config.modelBytes + chunkBytes - 1) / chunkBytes;
                 if (chunks < k)
                 {
-                    throw WanInputError(
-                        program,
-                        "--chunkBytes",
+                    throw WanConfigError(
+                        "chunkBytes",
                         std::to_string(config.chunkBytes) +
-                            " cuts --modelBytes=" + std::to_string(config.modelBytes) + " into " +
+                            " cuts {modelBytes}=" + std::to_string(config.modelBytes) + " into " +
                             std::to_string(chunks) + " chunks, fewer than the members of " + ring +
                             " (each member's segment needs a chunk); use at most " +
                             std::to_string(config.modelBytes / k / IslandSyncHeader::VALUE_BYTES *
@@ -339,9 +270,9 @@ TrainingRun::Validate(const WanTopology& topology,
     }
     if (config.maxRepairAttempts < 1)
     {
-        throw WanInputError(program, "--maxRepairAttempts", "must be at least 1 (got '0')");
+        throw WanConfigError("maxRepairAttempts", "must be at least 1 (got '0')");
     }
-    config.faults.Validate(program, topology, config.rounds);
+    config.faults.Validate(topology, config.rounds);
 
     if (!config.pcapDir.empty())
     {
@@ -349,25 +280,21 @@ TrainingRun::Validate(const WanTopology& topology,
         std::filesystem::create_directories(config.pcapDir, error);
         if (error || !std::filesystem::is_directory(config.pcapDir, error))
         {
-            throw WanInputError(program,
-                                "--pcap",
-                                "cannot create directory '" + config.pcapDir + "'");
+            throw WanConfigError("pcapDir", "cannot create directory '" + config.pcapDir + "'");
         }
     }
 }
 
 TrainingRun::TrainingRun(const WanTopology& topology,
                          const CliqueSchedule& schedule,
-                         const Config& config,
-                         const std::string& program)
+                         const Config& config)
     : m_topology(topology),
       m_schedule(schedule),
       m_config(config),
-      m_program(program),
       m_faultLog(&std::cerr)
 {
     NS_LOG_FUNCTION(this << topology.GetName() << CapabilityModeToString(config.mode));
-    Validate(m_topology, m_schedule, m_config, m_program);
+    Validate(m_topology, m_schedule, m_config);
 }
 
 TrainingRun::~TrainingRun()
@@ -417,7 +344,7 @@ TrainingRun::Build()
         }
         catch (const WanInputError& error)
         {
-            throw WanInputError(m_program, "--groupRange", error.GetReason());
+            throw WanConfigError("groupRange", error.GetReason());
         }
     }
     const FaultPlan& faults = m_config.faults;
@@ -560,16 +487,17 @@ TrainingRun::Run()
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
     if (m_faultLog && m_stoppedByTimeLimit)
     {
-        *m_faultLog << m_program << ": the time limit of " << limit.GetSeconds()
+        *m_faultLog << m_faultLabel << ": the time limit of " << limit.GetSeconds()
                     << " s stopped the simulation; " << m_apps.GetN() - m_islandsDone
                     << " islands had rounds left (see the results' unfinished rounds)" << std::endl;
     }
 }
 
 void
-TrainingRun::SetFaultLog(std::ostream* out)
+TrainingRun::SetFaultLog(std::ostream* out, const std::string& label)
 {
     m_faultLog = out;
+    m_faultLabel = label;
 }
 
 Time
@@ -648,7 +576,7 @@ TrainingRun::ApplyLinkState()
         return;
     }
     std::ostringstream line;
-    line << m_program << ": t = " << Simulator::Now().GetSeconds() << " s: ";
+    line << m_faultLabel << ": t = " << Simulator::Now().GetSeconds() << " s: ";
     if (down.empty())
     {
         line << "every link is up";

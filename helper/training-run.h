@@ -18,7 +18,6 @@
 #include "wan-topology.h"
 
 #include "ns3/application-container.h"
-#include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -56,7 +55,7 @@ namespace ns3
  *   configuration (GetTimeLimit) when it is 0, unless every island has ended every round before;
  *   TrainingResults::Finish then records why each unfinished round did not complete.
  *
- * Every program and test that simulates training uses this class, so a scenario is set up the
+ * Every example and test that simulates training uses this class, so a scenario is set up the
  * same way everywhere:
  *
  * @code
@@ -75,7 +74,14 @@ namespace ns3
 class TrainingRun
 {
   public:
-    /** Everything that configures a run besides the topology and the schedule. */
+    /**
+     * @brief Everything that configures a run besides the topology and the schedule.
+     *
+     * A WanConfigError of the run names the field by its member name here (`modelBytes`,
+     * `wanLossRate`, `faults.crashes` for the members of FaultPlan); a reason that refers to
+     * another field writes it in braces (`4 bytes x 1024 values exceed {modelBytes}=1000`), so
+     * that a command line can name the options it set them from.
+     */
     struct Config
     {
         CapabilityMode mode{CapabilityMode::UNICAST}; //!< unicast, multicast, aggregation,
@@ -106,73 +112,30 @@ class TrainingRun
     };
 
     /**
-     * @brief The command-line texts of the training knobs every program that simulates
-     * training shares, before parsing; a program sets its own defaults before
-     * AddCommandLineValues().
-     */
-    struct Texts
-    {
-        std::string parameterCount{"1024"}; //!< --parameterCount
-        std::string localSteps{"10"};       //!< --localSteps
-        std::string stepTime{"10ms"};       //!< --stepTime
-        std::string learningRate{"0.05"};   //!< --learningRate
-        std::string heterogeneity{"1"};     //!< --heterogeneity
-        std::string loss{"0"};              //!< --loss
-        std::string pcapSnaplen{"65535"};   //!< --pcapSnaplen
-    };
-
-    /**
-     * @brief Add the shared training knobs (--parameterCount, --localSteps, --stepTime,
-     * --learningRate, --heterogeneity, --loss, --pcapSnaplen) to a program's command line, with
-     * their help texts.
-     * @param cmd the command line
-     * @param texts where the values go; must outlive cmd.Parse()
-     */
-    static void AddCommandLineValues(CommandLine& cmd, Texts& texts);
-
-    /**
-     * @brief Parse the shared training knobs into a configuration (the other fields stay).
-     * @param program the name that error messages start with
-     * @param texts the knobs' texts
-     * @param config receives parameterCount, localSteps, stepTime, learningRate, heterogeneity,
-     *        wanLossRate and pcapSnaplen
-     * @throws WanInputError naming program, the option and the reason for a malformed value or
-     *         one out of range (Validate() checks the values against each other)
-     */
-    static void ParseCommandLineValues(const std::string& program,
-                                       const Texts& texts,
-                                       Config& config);
-
-    /**
      * @brief Check a configuration against a topology and a schedule, before anything is built.
      * @param topology the WAN
      * @param schedule the clique schedule (its island count must match the topology)
      * @param config the configuration
-     * @param program the name that error messages start with (e.g. "wan-training-simulate")
-     * @throws WanInputError naming program and the option ("--mode", "--chunkBytes", ...) with the
-     *         reason: a mode the topology cannot do or that is not simulated, more islands than
-     *         IslandSyncHeader supports, a chunk that does not fit a clique's path MTU, too many
-     *         parameters for the model size, a ring clique whose model is cut into fewer chunks
-     *         than it has members (--chunkBytes, or --modelBytes below 4 bytes per member), a
-     *         value out of range, a fault the topology or the rounds cannot have
-     *         (FaultPlan::Validate), a pcap directory that cannot be created
+     * @throws WanConfigError naming the field of config ("mode", "chunkBytes", ...; "topology"
+     *         or "schedule" for the arguments) with the reason: a mode the topology cannot do or
+     *         that is not simulated, more islands than IslandSyncHeader supports, a chunk that
+     *         does not fit a clique's path MTU, too many parameters for the model size, a ring
+     *         clique whose model is cut into fewer chunks than it has members (chunkBytes, or
+     *         modelBytes below 4 bytes per member), a value out of range, a fault the topology or
+     *         the rounds cannot have (FaultPlan::Validate, fields "faults.crashes", ...), a pcap
+     *         directory that cannot be created (pcapDir)
      */
     static void Validate(const WanTopology& topology,
                          const CliqueSchedule& schedule,
-                         const Config& config,
-                         const std::string& program);
+                         const Config& config);
 
     /**
      * @param topology the WAN (copied)
      * @param schedule the clique schedule (copied)
      * @param config the configuration
-     * @param program the name that error messages start with
-     * @throws WanInputError as Validate()
+     * @throws WanConfigError as Validate()
      */
-    TrainingRun(const WanTopology& topology,
-                const CliqueSchedule& schedule,
-                const Config& config,
-                const std::string& program = "TrainingRun");
+    TrainingRun(const WanTopology& topology, const CliqueSchedule& schedule, const Config& config);
 
     /** Destroy the simulation and forget the node names. */
     ~TrainingRun();
@@ -183,8 +146,8 @@ class TrainingRun
     /**
      * @brief Seed the random streams and build the scenario, FPGAs, trees, loss, islands,
      * results recorder and pcap capture. Call once; connect extra trace sinks afterwards.
-     * @throws WanInputError on "--groupRange" when the group range is not a multicast network
-     *         or too small for the schedule (multicast and both modes)
+     * @throws WanConfigError on groupRange when the group range is not a multicast network or
+     *         too small for the schedule (multicast and both modes)
      */
     void Build();
 
@@ -204,31 +167,32 @@ class TrainingRun
      * @brief Build() if not yet built, then run the simulation until every island is done or
      * the time limit (GetTimeLimit) stops it; then TrainingResults::Finish records why the
      * rounds that did not complete did not.
-     * @throws WanInputError as Build()
+     * @throws WanConfigError as Build()
      */
     void Run();
 
     /**
-     * @brief Where fault events (a link down or up, the routes recomputed, a partition) are
-     * reported while the simulation runs, one line each starting with the program name.
+     * @brief Where fault events (a link down or up, the routes recomputed, a partition, the
+     * time limit reached) are reported while the simulation runs, one line each.
      * @param out the stream (nullptr: none); must outlive Run(); std::cerr by default
+     * @param label what every line starts with (before ": "); "TrainingRun" by default
      */
-    void SetFaultLog(std::ostream* out);
+    void SetFaultLog(std::ostream* out, const std::string& label = "TrainingRun");
 
     /**
      * @return the simulated-time limit of the run: Config::faults.timeLimit when it is set,
      *         else the last link event plus, per round, the compute time of the slowest island,
-     *         10 x MODEL.md's largest T_comm of a round, and 4 x (MaxRepairAttempts + 2) x (a
-     *         round-trip time over every WAN link + NackTimeout + the FPGA Timeout in
-     *         aggregation and both modes), plus one second: far beyond any run that progresses
+     *         10 x the largest T_comm of a round (doc/schedule-model.rst), and 4 x
+     * (MaxRepairAttempts + 2) x (a round-trip time over every WAN link + NackTimeout + the FPGA
+     * Timeout in aggregation and both modes), plus one second: far beyond any run that progresses
      */
     Time GetTimeLimit() const;
 
     /**
      * @return the configuration as a JSON object (mode, sizes, times, seed, loss, pcap, and the
      *         group range / FPGA settings when the mode uses them; the multicast TTL once
-     *         built), for TrainingResults' config; programs add their own fields (program
-     *         name, input files)
+     *         built), for TrainingResults' config; callers add their own fields (e.g. the
+     *         input files)
      */
     nlohmann::json GetConfigJson() const;
 
@@ -304,7 +268,7 @@ class TrainingRun
     WanTopology m_topology;                               //!< the topology
     CliqueSchedule m_schedule;                            //!< the schedule
     Config m_config;                                      //!< the configuration
-    std::string m_program;                                //!< error message prefix
+    std::string m_faultLabel{"TrainingRun"};              //!< fault log line prefix
     std::unique_ptr<WanTopologyHelper> m_scenario;        //!< the scenario
     std::unique_ptr<PimMulticastHelper> m_pim;            //!< the multicast helper
     ApplicationContainer m_apps;                          //!< the islands

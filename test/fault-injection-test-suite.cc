@@ -12,8 +12,8 @@
 #include "training-island-application.h"
 #include "training-results.h"
 #include "training-run.h"
+#include "wan-config-error.h"
 #include "wan-fault-error-model.h"
-#include "wan-input-error.h"
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
 
@@ -268,7 +268,8 @@ LoadWithoutLink(const std::string& path, const std::string& a, const std::string
 
 /**
  * @param check what may throw
- * @return the message of the WanInputError it threw, or "" when it threw none
+ * @return the field and the reason of the WanConfigError it threw ("FIELD: REASON"), or ""
+ *         when it threw none
  */
 std::string
 ErrorOf(const std::function<void()>& check)
@@ -277,9 +278,9 @@ ErrorOf(const std::function<void()>& check)
     {
         check();
     }
-    catch (const WanInputError& error)
+    catch (const WanConfigError& error)
     {
-        return error.what();
+        return error.GetField() + ": " + error.GetReason();
     }
     return "";
 }
@@ -320,7 +321,7 @@ class FaultTestCase : public TestCase
                                        const TrainingRun::Config& config)
     {
         m_record = Record();
-        auto run = std::make_unique<TrainingRun>(Topology(), schedule, config, PROGRAM);
+        auto run = std::make_unique<TrainingRun>(Topology(), schedule, config);
         run->SetFaultLog(nullptr);
         run->Build();
         for (uint32_t i = 0; i < Topology().GetNCities(); ++i)
@@ -843,7 +844,7 @@ class PartitionTestCase : public FaultTestCase
         config.faults.linkOutages.push_back(outage);
         auto run = Build(schedule, config);
         std::ostringstream log;
-        run->SetFaultLog(&log);
+        run->SetFaultLog(&log, PROGRAM);
         run->Run();
         NS_TEST_EXPECT_MSG_EQ(log.str(),
                               PROGRAM +
@@ -1369,8 +1370,8 @@ class LinksDownTopologyTestCase : public FaultTestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief The fault knobs and the ring checks of TrainingRun::Validate: messages that name the
- * program, the option and the entry; boundaries accepted.
+ * @brief The fault texts and the ring checks of TrainingRun::Validate: errors that name the
+ * field, the entry and the reason; boundaries accepted.
  */
 class FaultValidationTestCase : public FaultTestCase
 {
@@ -1385,7 +1386,7 @@ class FaultValidationTestCase : public FaultTestCase
     {
         LoadTopology();
         auto parse = [this](FaultPlan::Texts texts) {
-            return ErrorOf([&]() { FaultPlan::Parse(PROGRAM, Topology(), 4, texts); });
+            return ErrorOf([&]() { FaultPlan::Parse(Topology(), 4, texts); });
         };
         FaultPlan::Texts t;
         NS_TEST_EXPECT_MSG_EQ(parse(t), "", "no faults");
@@ -1394,93 +1395,96 @@ class FaultValidationTestCase : public FaultTestCase
             {"nyc-lon@2.5:4,fra-prg@100ms", ""},
             {"nyc-lon@1:2,lon-nyc@2", ""},
             {"nyc-xyz@2",
-             "--linkDown: 'nyc-xyz@2': unknown city 'xyz' (cities: nyc, chi, lax, lon, ams, fra, "
+             "faults.linkOutages: 'nyc-xyz@2': unknown city 'xyz' (cities: nyc, chi, lax, lon, "
+             "ams, fra, "
              "prg, tyo, sin)"},
             {"nyc-prg@2",
-             "--linkDown: 'nyc-prg@2': topology 'doublezero-nine-city' has no link between nyc "
+             "faults.linkOutages: 'nyc-prg@2': topology 'doublezero-nine-city' has no link between "
+             "nyc "
              "and prg"},
             {"nyc-lon@abc",
-             "--linkDown: 'nyc-lon@abc': the down time must be a non-negative duration up to one "
+             "faults.linkOutages: 'nyc-lon@abc': the down time must be a non-negative duration up "
+             "to one "
              "day, in seconds or with a unit, e.g. 2, 2.5s, 500ms (got 'abc')"},
             {"nyc-lon@1:x",
-             "--linkDown: 'nyc-lon@1:x': the up time must be a non-negative duration up to one "
+             "faults.linkOutages: 'nyc-lon@1:x': the up time must be a non-negative duration up to "
+             "one "
              "day, in seconds or with a unit, e.g. 2, 2.5s, 500ms (got 'x')"},
             {"nyc-lon@3:2",
-             "--linkDown: nyc-lon down at 3 s, up at 2 s: the down time must be >= 0 and the "
+             "faults.linkOutages: nyc-lon down at 3 s, up at 2 s: the down time must be >= 0 and "
+             "the "
              "link must come back up after it goes down"},
             {"nyc-lon",
-             "--linkDown: 'nyc-lon': expected A-B@SECONDS[:UPSECONDS] with city ids A "
+             "faults.linkOutages: 'nyc-lon': expected A-B@SECONDS[:UPSECONDS] with city ids A "
              "and B"},
             {"nyclon@1",
-             "--linkDown: 'nyclon@1': expected A-B@SECONDS[:UPSECONDS] with city ids "
+             "faults.linkOutages: 'nyclon@1': expected A-B@SECONDS[:UPSECONDS] with city ids "
              "A and B"},
             {"nyc-lon@1:3,lon-nyc@2",
-             "--linkDown: two outages of nyc-lon overlap (down at 1 s and at 2 s)"},
+             "faults.linkOutages: two outages of nyc-lon overlap (down at 1 s and at 2 s)"},
             {"nyc-lon@1,",
-             "--linkDown: 'nyc-lon@1,' has an empty entry (entries are separated by single "
+             "faults.linkOutages: 'nyc-lon@1,' has an empty entry (entries are separated by single "
              "commas)"},
         };
         for (const auto& [text, message] : linkCases)
         {
             FaultPlan::Texts texts;
-            texts.linkDown = text;
-            NS_TEST_EXPECT_MSG_EQ(parse(texts),
-                                  message.empty() ? "" : PROGRAM + ": " + message,
-                                  "--linkDown=" << text);
+            texts.linkOutages = text;
+            NS_TEST_EXPECT_MSG_EQ(parse(texts), message, "linkOutages " << text);
         }
         const std::vector<std::pair<std::string, std::string>> crashCases = {
             {"nyc@3", ""},
             {"nyc@0,tyo@1", ""},
             {"xyz@1",
-             "--crash: 'xyz@1': unknown city 'xyz' (cities: nyc, chi, lax, lon, ams, fra, prg, "
+             "faults.crashes: 'xyz@1': unknown city 'xyz' (cities: nyc, chi, lax, lon, ams, fra, "
+             "prg, "
              "tyo, sin)"},
-            {"nyc@x", "--crash: 'nyc@x': the round must be a whole number (got 'x')"},
-            {"nyc@-1", "--crash: 'nyc@-1': the round must be a whole number (got '-1')"},
-            {"nyc", "--crash: 'nyc': expected CITY@ROUND with a city id"},
-            {"nyc@4", "--crash: 'nyc@4': round 4 is not below --rounds=4 (rounds count from 0)"},
-            {"nyc@1,nyc@2", "--crash: nyc is listed twice"},
+            {"nyc@x", "faults.crashes: 'nyc@x': the round must be a whole number (got 'x')"},
+            {"nyc@-1", "faults.crashes: 'nyc@-1': the round must be a whole number (got '-1')"},
+            {"nyc", "faults.crashes: 'nyc': expected CITY@ROUND with a city id"},
+            {"nyc@4",
+             "faults.crashes: 'nyc@4': round 4 is not below {rounds}=4 (rounds count from 0)"},
+            {"nyc@1,nyc@2", "faults.crashes: nyc is listed twice"},
         };
         for (const auto& [text, message] : crashCases)
         {
             FaultPlan::Texts texts;
-            texts.crash = text;
-            NS_TEST_EXPECT_MSG_EQ(parse(texts),
-                                  message.empty() ? "" : PROGRAM + ": " + message,
-                                  "--crash=" << text);
+            texts.crashes = text;
+            NS_TEST_EXPECT_MSG_EQ(parse(texts), message, "crashes " << text);
         }
         const std::vector<std::pair<std::string, std::string>> stragglerCases = {
             {"nyc:1", ""},
             {"nyc:2.5,sin:1e6", ""},
             {"nyc:0.99",
-             "--straggler: 'nyc:0.99': the factor must be a number in [1, 1e+06] (got '0.99')"},
+             "faults.stragglers: 'nyc:0.99': the factor must be a number in [1, 1e+06] (got "
+             "'0.99')"},
             {"nyc:inf",
-             "--straggler: 'nyc:inf': the factor must be a number in [1, 1e+06] (got 'inf')"},
-            {"nyc", "--straggler: 'nyc': expected CITY:FACTOR with a city id"},
+             "faults.stragglers: 'nyc:inf': the factor must be a number in [1, 1e+06] (got 'inf')"},
+            {"nyc", "faults.stragglers: 'nyc': expected CITY:FACTOR with a city id"},
             {"xyz:2",
-             "--straggler: 'xyz:2': unknown city 'xyz' (cities: nyc, chi, lax, lon, ams, fra, "
+             "faults.stragglers: 'xyz:2': unknown city 'xyz' (cities: nyc, chi, lax, lon, ams, "
+             "fra, "
              "prg, tyo, sin)"},
-            {"nyc:2,nyc:3", "--straggler: nyc is listed twice"},
+            {"nyc:2,nyc:3", "faults.stragglers: nyc is listed twice"},
         };
         for (const auto& [text, message] : stragglerCases)
         {
             FaultPlan::Texts texts;
-            texts.straggler = text;
-            NS_TEST_EXPECT_MSG_EQ(parse(texts),
-                                  message.empty() ? "" : PROGRAM + ": " + message,
-                                  "--straggler=" << text);
+            texts.stragglers = text;
+            NS_TEST_EXPECT_MSG_EQ(parse(texts), message, "stragglers " << text);
         }
         FaultPlan::Texts rates;
-        rates.duplicate = "0.5";
-        rates.reorder = "0";
+        rates.duplicateRate = "0.5";
+        rates.reorderRate = "0";
         NS_TEST_EXPECT_MSG_EQ(parse(rates), "", "the largest rate");
-        rates.duplicate = "0.51";
+        rates.duplicateRate = "0.51";
         NS_TEST_EXPECT_MSG_EQ(parse(rates),
-                              PROGRAM + ": --duplicate: must be a number in [0, 0.5] (got '0.51')",
+                              "faults.duplicateRate: must be a number in [0, 0.5] (got '0.51')",
                               "duplicate");
-        rates.duplicate = "0";
-        rates.reorder = "x";
+        rates.duplicateRate = "0";
+        rates.reorderRate = "x";
         NS_TEST_EXPECT_MSG_EQ(parse(rates),
-                              PROGRAM + ": --reorder: must be a number in [0, 0.5] (got 'x')",
+                              "faults.reorderRate: must be a number in [0, 0.5] (got 'x')",
                               "reorder");
 
         // Plans built in code are checked too (TrainingRun::Validate).
@@ -1488,8 +1492,8 @@ class FaultValidationTestCase : public FaultTestCase
         TrainingRun::Config config = SmallConfig(CapabilityMode::UNICAST);
         config.faults.crashes.push_back({0, 4});
         NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, config, PROGRAM); }),
-            PROGRAM + ": --crash: 'nyc@4': round 4 is not below --rounds=4 (rounds count from 0)",
+            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, config); }),
+            "faults.crashes: 'nyc@4': round 4 is not below {rounds}=4 (rounds count from 0)",
             "a crash after the last round");
 
         // Ring cliques need a chunk per member (before: an abort in the application).
@@ -1497,29 +1501,27 @@ class FaultValidationTestCase : public FaultTestCase
         ring.parameterCount = 1;
         ring.modelBytes = 11;
         NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring, PROGRAM); }),
-            PROGRAM + ": --modelBytes: 11 bytes are too few for the ring of 3 members {nyc chi "
-                      "lax} of schedule round 0: each member's segment needs a chunk of at least "
-                      "4 bytes, so ring mode needs at least 12 bytes",
+            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
+            "modelBytes: 11 bytes are too few for the ring of 3 members {nyc chi "
+            "lax} of schedule round 0: each member's segment needs a chunk of at least "
+            "4 bytes, so ring mode needs at least 12 bytes",
             "S < 4k");
         ring.modelBytes = 12;
-        NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring, PROGRAM); }),
-            "",
-            "S = 4k");
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
+                              "",
+                              "S = 4k");
         ring.modelBytes = 8000;
         ring.chunkBytes = 4000;
         NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring, PROGRAM); }),
-            PROGRAM + ": --chunkBytes: 4000 cuts --modelBytes=8000 into 2 chunks, fewer than the "
-                      "members of the ring of 3 members {nyc chi lax} of schedule round 0 (each "
-                      "member's segment needs a chunk); use at most 2664 bytes, or 0",
+            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
+            "chunkBytes: 4000 cuts {modelBytes}=8000 into 2 chunks, fewer than the "
+            "members of the ring of 3 members {nyc chi lax} of schedule round 0 (each "
+            "member's segment needs a chunk); use at most 2664 bytes, or 0",
             "fewer chunks than members");
         ring.chunkBytes = 2664;
-        NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring, PROGRAM); }),
-            "",
-            "three chunks for three members");
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
+                              "",
+                              "three chunks for three members");
     }
 };
 

@@ -106,10 +106,8 @@ TrainingModeTestRun::Run()
     config.lossStream = LOSS_STREAM;
     config.fpgaSlots = m_config.fpgaSlots;
     config.fpgaTimeout = m_config.fpgaTimeout;
-    m_run = std::make_unique<TrainingRun>(m_topology,
-                                          CliqueSchedule(n, m_config.rounds),
-                                          config,
-                                          "TrainingModeTestRun");
+    m_run = std::make_unique<TrainingRun>(m_topology, CliqueSchedule(n, m_config.rounds), config);
+    m_run->SetFaultLog(&std::cerr, "TrainingModeTestRun");
     m_run->Build();
 
     for (uint32_t i = 0; i < n; ++i)

@@ -10,7 +10,7 @@
 #include "training-island-application.h"
 #include "training-results.h"
 #include "training-run.h"
-#include "wan-input-error.h"
+#include "wan-config-error.h"
 #include "wan-topology.h"
 
 #include "ns3/nstime.h"
@@ -42,8 +42,6 @@ using namespace ns3;
 namespace
 {
 
-/** The program name the test runs report errors under. */
-const std::string PROGRAM = "training-run-test";
 /** Three cities aaa-bbb-ccc in a line, MTU 1500, no multicast or aggregation capability. */
 const std::string TINY = "data/tiny-valid.json";
 /** The nine-city reference WAN (multicast and aggregation capable). */
@@ -77,7 +75,8 @@ TinyConfig()
 
 /**
  * @param check what may throw
- * @return the message of the WanInputError it threw, or "" when it threw none
+ * @return the field and the reason of the WanConfigError it threw ("FIELD: REASON"), or ""
+ *         when it threw none
  */
 std::string
 ErrorOf(const std::function<void()>& check)
@@ -86,9 +85,9 @@ ErrorOf(const std::function<void()>& check)
     {
         check();
     }
-    catch (const WanInputError& error)
+    catch (const WanConfigError& error)
     {
-        return error.what();
+        return error.GetField() + ": " + error.GetReason();
     }
     return "";
 }
@@ -134,8 +133,8 @@ class TrainingRunPcapNameTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
- * @brief Validate() accepts good configurations (boundaries included) and names the program,
- * the option and the reason for bad ones; the constructor validates too.
+ * @brief Validate() accepts good configurations (boundaries included) and names the field of
+ * the configuration and the reason for bad ones; the constructor validates too.
  */
 class TrainingRunValidateTestCase : public TestCase
 {
@@ -151,9 +150,8 @@ class TrainingRunValidateTestCase : public TestCase
         const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
         const CliqueSchedule all = CliqueSchedule::AllReduce(3);
         auto validate = [&tiny, &all](const TrainingRun::Config& config) {
-            return ErrorOf([&]() { TrainingRun::Validate(tiny, all, config, PROGRAM); });
+            return ErrorOf([&]() { TrainingRun::Validate(tiny, all, config); });
         };
-        const std::string prefix = PROGRAM + ": ";
 
         TrainingRun::Config config = TinyConfig();
         NS_TEST_EXPECT_MSG_EQ(validate(config), "", "the tiny configuration is valid");
@@ -163,21 +161,21 @@ class TrainingRunValidateTestCase : public TestCase
         config = TinyConfig();
         config.mode = CapabilityMode::TREE;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--mode: mode 'tree' is not simulated (simulated: "
-                                       "unicast, multicast, aggregation, both, ring)",
+                              "mode: mode 'tree' is not simulated (simulated: "
+                              "unicast, multicast, aggregation, both, ring)",
                               "tree");
         config.mode = CapabilityMode::MULTICAST;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--mode: mode 'multicast' needs multicast, but topology "
-                                       "'tiny' has capabilities.multicast false",
+                              "mode: mode 'multicast' needs multicast, but topology "
+                              "'tiny' has capabilities.multicast false",
                               "multicast without the capability");
         config.mode = CapabilityMode::AGGREGATION;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--mode: mode 'aggregation' needs in-line aggregation, "
-                                       "but topology 'tiny' has capabilities.aggregation false",
+                              "mode: mode 'aggregation' needs in-line aggregation, "
+                              "but topology 'tiny' has capabilities.aggregation false",
                               "aggregation without the capability");
         config.mode = CapabilityMode::BOTH;
-        NS_TEST_EXPECT_MSG_EQ(validate(config).rfind(prefix + "--mode: mode 'both' needs", 0),
+        NS_TEST_EXPECT_MSG_EQ(validate(config).rfind("mode: mode 'both' needs", 0),
                               0u,
                               "both without the capabilities");
 
@@ -188,8 +186,8 @@ class TrainingRunValidateTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(validate(config), "", "4 x 250 = 1000 bytes fit");
         config.parameterCount = 1024;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--parameterCount: 4 bytes x 1024 values exceed "
-                                       "--modelBytes=1000",
+                              "parameterCount: 4 bytes x 1024 values exceed "
+                              "{modelBytes}=1000",
                               "too many parameters");
 
         // MTU 1500 = chunk + 20 (IPv4) + 8 (UDP) + 40 (IslandSyncHeader): 1432 fits, 1436 not.
@@ -198,40 +196,40 @@ class TrainingRunValidateTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(validate(config), "", "1432 + 68 = 1500 fits");
         config.chunkBytes = 1436;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--chunkBytes: 1436 bytes + 68 header bytes exceed the "
-                                       "path MTU 1500 of aaa->bbb",
+                              "chunkBytes: 1436 bytes + 68 header bytes exceed the "
+                              "path MTU 1500 of aaa->bbb",
                               "chunk beyond the MTU");
         config.chunkBytes = 1001;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--chunkBytes: must be a multiple of 4 (got 1001)",
+                              "chunkBytes: must be a multiple of 4 (got 1001)",
                               "chunk not a multiple of 4");
 
         config = TinyConfig();
         config.rounds = 0;
-        NS_TEST_EXPECT_MSG_EQ(validate(config).rfind(prefix + "--rounds: ", 0), 0u, "no rounds");
+        NS_TEST_EXPECT_MSG_EQ(validate(config).rfind("rounds: ", 0), 0u, "no rounds");
         config = TinyConfig();
         config.learningRate = 0;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--learningRate: must be a number in (0, 1) (got '0')",
+                              "learningRate: must be a number in (0, 1) (got '0')",
                               "learning rate 0");
         config.learningRate = 1;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--learningRate: must be a number in (0, 1) (got '1')",
+                              "learningRate: must be a number in (0, 1) (got '1')",
                               "learning rate 1");
         config = TinyConfig();
         config.wanLossRate = 0.5;
         NS_TEST_EXPECT_MSG_EQ(validate(config), "", "loss 0.5 is the limit");
         config.wanLossRate = 0.6;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--loss: must be a number in [0, 0.5] (got '0.6')",
+                              "wanLossRate: must be a number in [0, 0.5] (got '0.6')",
                               "loss 0.6");
         config = TinyConfig();
         config.pcapSnaplen = 70;
         NS_TEST_EXPECT_MSG_EQ(validate(config), "", "snaplen 70 keeps the headers");
         config.pcapSnaplen = 69;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--pcapSnaplen: must be an integer in [70, 65535] (got "
-                                       "'69')",
+                              "pcapSnaplen: must be an integer in [70, 65535] (got "
+                              "'69')",
                               "snaplen 69");
 
         // A pcap directory below a regular file cannot be created.
@@ -241,32 +239,29 @@ class TrainingRunValidateTestCase : public TestCase
         config = TinyConfig();
         config.pcapDir = (file / "pcap").string();
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              prefix + "--pcap: cannot create directory '" + config.pcapDir + "'",
+                              "pcapDir: cannot create directory '" + config.pcapDir + "'",
                               "pcap directory below a file");
         std::filesystem::remove(file);
 
         config = TinyConfig();
-        NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() {
-                TrainingRun::Validate(tiny, CliqueSchedule::AllReduce(4), config, PROGRAM);
-            }).rfind(prefix + "--schedule: ", 0),
-            0u,
-            "a schedule of four islands on three cities");
+        NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() {
+                                  TrainingRun::Validate(tiny, CliqueSchedule::AllReduce(4), config);
+                              }).rfind("schedule: ", 0),
+                              0u,
+                              "a schedule of four islands on three cities");
 
         SyntheticTopology::Options options;
         options.islands = IslandSyncHeader::MAX_ISLANDS + 1;
         const WanTopology large = SyntheticTopology::Generate(options);
         NS_TEST_EXPECT_MSG_EQ(
-            ErrorOf([&]() {
-                TrainingRun::Validate(large, CliqueSchedule::AllReduce(65), config, PROGRAM);
-            }),
-            prefix + "--topology: at most 64 islands are supported (got 65)",
+            ErrorOf([&]() { TrainingRun::Validate(large, CliqueSchedule::AllReduce(65), config); }),
+            "topology: at most 64 islands are supported (got 65)",
             "65 islands");
 
         config.mode = CapabilityMode::TREE;
         NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() {
-                                  TrainingRun run(tiny, all, config, PROGRAM);
-                              }).rfind(prefix + "--mode: mode 'tree' is not simulated", 0),
+                                  TrainingRun run(tiny, all, config);
+                              }).rfind("mode: mode 'tree' is not simulated", 0),
                               0u,
                               "the constructor validates");
     }
@@ -295,7 +290,7 @@ class TrainingRunTinyTestCase : public TestCase
         std::ostringstream progress;
         std::map<uint32_t, double> roundEndS; // round -> when its last island ended it
         {
-            TrainingRun run(tiny, TinySchedule(), config, PROGRAM);
+            TrainingRun run(tiny, TinySchedule(), config);
             run.EnableProgress(progress, "tiny", std::chrono::milliseconds(0));
             run.Build();
             for (uint32_t i = 0; i < tiny.GetNCities(); ++i)
@@ -355,7 +350,7 @@ class TrainingRunTinyTestCase : public TestCase
         both.modelBytes = 123456;
         both.fpgaSlots = 77;
         const CliqueSchedule latin = CliqueSchedule::LatinTriples(9);
-        TrainingRun run(reference, latin, both, PROGRAM);
+        TrainingRun run(reference, latin, both);
         nlohmann::json json = run.GetConfigJson();
         NS_TEST_EXPECT_MSG_EQ(json.at("mode").get<std::string>(), "both", "mode");
         NS_TEST_EXPECT_MSG_EQ(json.at("model_bytes").get<uint64_t>(), 123456u, "model bytes");
@@ -394,7 +389,7 @@ class TrainingRunDeterminismTestCase : public TestCase
         TrainingRun::Config config = TinyConfig();
         config.seed = seed;
         config.wanLossRate = 0.05;
-        TrainingRun run(tiny, TinySchedule(), config, PROGRAM);
+        TrainingRun run(tiny, TinySchedule(), config);
         run.Run();
         drops = 0;
         for (uint32_t d = 0; d < tiny.GetNDirectedLinks(); ++d)

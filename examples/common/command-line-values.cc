@@ -6,14 +6,14 @@
 
 #include "command-line-values.h"
 
+#include "config-value-parser.h"
+#include "wan-config-error.h"
 #include "wan-input-error.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <iostream>
 #include <sstream>
 #include <utility>
@@ -105,20 +105,14 @@ CommandLineValues::ParseNumberInRange(const std::string& program,
                                       double maxValue,
                                       bool maxOpen)
 {
-    char* end = nullptr;
-    errno = 0;
-    double value = text.empty() ? 0 : std::strtod(text.c_str(), &end);
-    bool parsed =
-        !text.empty() && end == text.c_str() + text.size() && errno == 0 && std::isfinite(value);
-    if (!parsed || value < minValue || value > maxValue || (maxOpen && value == maxValue))
+    try
     {
-        std::ostringstream range;
-        range << "[" << minValue << ", " << maxValue << (maxOpen ? ")" : "]");
-        throw WanInputError(program,
-                            option,
-                            "must be a number in " + range.str() + " (got '" + text + "')");
+        return ConfigValueParser::ParseNumberInRange(option, text, minValue, maxValue, maxOpen);
     }
-    return value;
+    catch (const WanConfigError& error)
+    {
+        throw WanInputError(program, option, error.GetReason());
+    }
 }
 
 uint64_t
@@ -166,36 +160,14 @@ CommandLineValues::ParseDuration(const std::string& program,
                                  const std::string& text,
                                  bool allowZero)
 {
-    static const std::vector<std::pair<std::string, double>> units{{"ms", 1e-3},
-                                                                   {"us", 1e-6},
-                                                                   {"ns", 1e-9},
-                                                                   {"s", 1.0}};
-    std::string number = text;
-    double scale = 1.0;
-    for (const auto& [suffix, factor] : units)
+    try
     {
-        if (text.size() > suffix.size() &&
-            text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0)
-        {
-            number = text.substr(0, text.size() - suffix.size());
-            scale = factor;
-            break;
-        }
+        return ConfigValueParser::ParseDuration(option, text, allowZero);
     }
-    char* end = nullptr;
-    double value = number.empty() ? -1 : std::strtod(number.c_str(), &end);
-    bool parsed = !number.empty() && end == number.c_str() + number.size() &&
-                  std::isfinite(value) && value >= 0 && value * scale <= 86400 &&
-                  (allowZero || value > 0);
-    if (!parsed)
+    catch (const WanConfigError& error)
     {
-        throw WanInputError(program,
-                            option,
-                            std::string("must be a ") + (allowZero ? "non-negative" : "positive") +
-                                " duration up to one day, e.g. 10ms, 0.5s, 200us (got '" + text +
-                                "')");
+        throw WanInputError(program, option, error.GetReason());
     }
-    return NanoSeconds(static_cast<int64_t>(std::llround(value * scale * 1e9)));
 }
 
 CapabilityMode
@@ -285,6 +257,52 @@ CommandLineValues::RunProgram(const std::function<int()>& run, const std::string
         std::cerr << (named ? "" : prefix) << message << std::endl;
         return 1;
     }
+}
+
+int
+CommandLineValues::RunProgram(const std::string& program,
+                              const FieldOptions& options,
+                              const std::function<int()>& run)
+{
+    return RunProgram([&]() {
+        try
+        {
+            return run();
+        }
+        catch (const WanConfigError& error)
+        {
+            throw ToInputError(program, options, error);
+        }
+    });
+}
+
+WanInputError
+CommandLineValues::ToInputError(const std::string& program,
+                                const FieldOptions& options,
+                                const WanConfigError& error)
+{
+    auto optionOf = [&options](const std::string& field) {
+        auto it = options.find(field);
+        return it == options.end() ? field : it->second;
+    };
+    // Every {field} of the reason becomes the option that set it.
+    std::string reason;
+    const std::string& text = error.GetReason();
+    std::size_t start = 0;
+    while (start < text.size())
+    {
+        const std::size_t open = text.find('{', start);
+        const std::size_t close = open == std::string::npos ? open : text.find('}', open);
+        if (close == std::string::npos)
+        {
+            reason += text.substr(start);
+            break;
+        }
+        reason +=
+            text.substr(start, open - start) + optionOf(text.substr(open + 1, close - open - 1));
+        start = close + 1;
+    }
+    return WanInputError(program, optionOf(error.GetField()), reason);
 }
 
 } // namespace ns3

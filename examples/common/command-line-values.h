@@ -8,12 +8,15 @@
 #define COMMAND_LINE_VALUES_H
 
 #include "link-load-model.h"
+#include "wan-config-error.h"
+#include "wan-input-error.h"
 
 #include "ns3/nstime.h"
 
 #include <cstdint>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <string>
 
 namespace ns3
@@ -26,11 +29,20 @@ namespace ns3
  * Every parser takes the program name and the option (with its dashes, e.g. `--modelBytes`) and
  * throws WanInputError(program, option, reason) when the value is malformed or out of range, so
  * that every program reports bad values the same way. RunProgram() is the edge that catches
- * those errors, prints them and turns them into exit status 1.
+ * those errors, prints them and turns them into exit status 1; given the options that set the
+ * fields of a configuration (FieldOptions), it reports the library's WanConfigError(field,
+ * reason) as `PROGRAM: --option: REASON` too. This is the programs' side of the module (the
+ * library names no option): it is linked by the examples, tools and benchmarks only.
  */
 class CommandLineValues
 {
   public:
+    /**
+     * The option that sets each configuration field a program reports errors of: field (e.g.
+     * `modelBytes`, `faults.crashes`) -> option with its dashes (`--modelBytes`, `--crash`).
+     */
+    using FieldOptions = std::map<std::string, std::string>;
+
     /**
      * @brief Parse a finite number with a lower bound (read as by `std::istream >> double`).
      * @param program the program name, for the message
@@ -213,6 +225,31 @@ class CommandLineValues
      * @return the status of run, or 1 after printing the message of a WanInputError to stderr
      */
     static int RunProgram(const std::function<int()>& run, const std::string& prefix = "");
+
+    /**
+     * @brief The error edge of a program that configures the library: as RunProgram() above,
+     * and a WanConfigError is reported as ToInputError() words it.
+     * @param program the program name the message of a WanConfigError starts with
+     * @param options the option of each configuration field
+     * @param run the program proper, returning its exit status
+     * @return the status of run, or 1 after printing the message of an error to stderr
+     */
+    static int RunProgram(const std::string& program,
+                          const FieldOptions& options,
+                          const std::function<int()>& run);
+
+    /**
+     * @brief Word a configuration error as the program's option error.
+     * @param program the program name
+     * @param options the option of each configuration field; a field without one is named as is
+     * @param error the library's error
+     * @return WanInputError(program, the field's option, the reason with every `{field}` in it
+     *         replaced by that field's option), e.g. `wan-training-simulate: --parameterCount: 4
+     *         bytes x 1024 values exceed --modelBytes=1000`
+     */
+    static WanInputError ToInputError(const std::string& program,
+                                      const FieldOptions& options,
+                                      const WanConfigError& error);
 };
 
 } // namespace ns3
