@@ -6,12 +6,11 @@
 
 /*
  * How the optimal schedule shifts with the network's capabilities: for every model size S and
- * compute time tau_c of the lists, and every capability mode, search the best schedule
- * (ScheduleOptimizer) and report its clique-size profile and Xi, next to the colocated
- * reference, the lower bound, the all-reduce in the same mode and the baseline every result
- * must be read against: the ring all-reduce (doc/schedule-model.rst). With --simulateRounds=R,
- * every point's schedule is also simulated packet by packet for R rounds, each point in its own
- * wan-training-simulate process, up to --jobs=N of them at once.
+ * compute time tau_c of the lists and every capability mode, the best schedule's clique-size
+ * profile and Xi next to the colocated reference, the lower bound, the all-reduce in the same
+ * mode and the ring all-reduce (doc/schedule-model.rst); with --simulateRounds=R every point's
+ * schedule also simulated for R rounds, each in its own wan-training-simulate process (beside
+ * this program, or --simulator), up to --jobs=N at once.
  *
  *   S in {..} x tau_c in {..} x mode in {unicast, multicast, aggregation, both, ring, tree}
  *      --> ScheduleOptimizer --> profile "3+3+3 | 9", Xi, gaps   (table, JSON, CSV)
@@ -20,23 +19,13 @@
  *      --> simulated vs predicted mean round time, verified       (more columns)
  *
  *   ./wan-training sweep --topology=topologies/doublezero-nine-city.json \
- *       --modelBytes=1e9 --computeS=0.1,1,10
- *   ./wan-training sweep --topology=topologies/doublezero-nine-city.json \
  *       --modelBytes=1e7,1e8 --computeS=1 --modes=unicast,both --simulateRounds=4 --jobs=4
  *
- * A point's simulation: wan-training-simulate (beside this program, or --simulator) with its
- * schedule, mode, S, --rounds=R, --seed and tau_c as --localSteps=K steps of tau_c/K; its output
- * goes to WORKDIR/point-NNN-MODE.log. The tree mode is not simulated; --overlap and
- * --syntheticIslands exclude --simulateRounds.
- *
- * Across hosts: --printJobs writes the schedules and prints one shell command per point (for
- * GNU parallel --sshlogin; every path in them is absolute), --collectOnly then reads the results
- * files into the table (--help shows the commands).
- *
- * ScheduleSweep does the work; this program maps its options to the sweep's configuration.
+ * Across hosts: --printJobs prints one shell command per point (for GNU parallel --sshlogin),
+ * --collectOnly then reads their results files (--help shows how). ScheduleSweep does the work;
+ * this program maps its options to the sweep's configuration.
  * Exit status: 0 every point done (and every simulated one verified), 1 input error, 2 some
- * simulation failed, did not verify or left no readable results file (each reported on stderr
- * with its point; the table, JSON and CSV are written all the same).
+ * simulation failed, did not verify or left no readable results file.
  */
 
 #include "command-line-values.h"
@@ -72,6 +61,21 @@ const std::map<std::string, std::string> OPTIONS = {{"jsonFile", "--json"},
                                                     {"workDir", "--workDir"}};
 
 /**
+ * @param bad whether the value is bad
+ * @param option the option
+ * @param reason why it is bad
+ * @throws WanInputError naming the option when bad
+ */
+void
+Reject(bool bad, const std::string& option, const std::string& reason)
+{
+    if (bad)
+    {
+        throw WanInputError(PROGRAM, option, reason);
+    }
+}
+
+/**
  * @param text a comma-separated list
  * @return its items (empty items kept, so that they are reported)
  */
@@ -92,30 +96,31 @@ Split(const std::string& text)
     return items;
 }
 
-} // namespace
-
+/**
+ * @brief Run the sweep.
+ * @param argc argument count
+ * @param argv arguments
+ * @return the exit status
+ * @throws WanInputError for a bad value, WanConfigError for a bad configuration field
+ */
 int
-main(int argc, char* argv[])
+Run(int argc, char* argv[])
 {
+    ScheduleSweep::Config config;
+    config.name = PROGRAM;
     std::string topologyFile;
     std::string modelBytesText = "1e8,1e9,1e10";
     std::string computeText = "0.1,1,10";
     std::string modesText = "unicast,multicast,aggregation,both,ring,tree";
-    bool overlap = false;
     std::string maxPeriodText = "4";
     std::string seedText = "1";
     std::string evaluationsText = "20000";
     std::string syntheticText = "0";
     std::string syntheticSeedText = "1";
-    std::string jsonFile = "wan-sweep.json";
-    std::string csvFile = "wan-sweep.csv";
     std::string simulateRoundsText = "0";
     std::string jobsText = "1";
     std::string localStepsText = "10";
-    std::string workDir;
     std::string simulator;
-    bool printJobs = false;
-    bool collectOnly = false;
 
     CommandLine cmd(__FILE__);
     cmd.Usage(
@@ -133,7 +138,7 @@ main(int argc, char* argv[])
     cmd.AddValue("modelBytes", "comma-separated model sizes S in bytes (> 0)", modelBytesText);
     cmd.AddValue("computeS", "comma-separated compute times tau_c in s (>= 0)", computeText);
     cmd.AddValue("modes", "comma-separated capability modes", modesText);
-    cmd.AddValue("overlap", "overlap compute with communication", overlap);
+    cmd.AddValue("overlap", "overlap compute with communication", config.overlap);
     cmd.AddValue("maxPeriod", "largest period P (>= 1)", maxPeriodText);
     cmd.AddValue("seed", "seed of every search (and of every simulation, then >= 1)", seedText);
     cmd.AddValue("maxEvaluations", "budget of Xi evaluations per search (>= 1)", evaluationsText);
@@ -141,8 +146,8 @@ main(int argc, char* argv[])
                  "instead of --topology: a SyntheticTopology of this many islands (0 = off)",
                  syntheticText);
     cmd.AddValue("syntheticSeed", "seed of the synthetic topology", syntheticSeedText);
-    cmd.AddValue("json", "write the table as JSON here", jsonFile);
-    cmd.AddValue("csv", "write the table as CSV here", csvFile);
+    cmd.AddValue("json", "write the table as JSON here", config.jsonFile);
+    cmd.AddValue("csv", "write the table as CSV here", config.csvFile);
     cmd.AddValue("simulateRounds",
                  "simulate every point's schedule for this many rounds with "
                  "wan-training-simulate (0 = analytic only; the tree mode is not simulated)",
@@ -155,7 +160,7 @@ main(int argc, char* argv[])
     cmd.AddValue("workDir",
                  "simulation: directory of the schedules, results and logs (default: beside "
                  "--json, its name without .json plus -work)",
-                 workDir);
+                 config.workDir);
     cmd.AddValue("simulator",
                  "simulation: the wan-training-simulate program (default: the one beside this "
                  "program)",
@@ -163,169 +168,132 @@ main(int argc, char* argv[])
     cmd.AddValue("printJobs",
                  "write the schedules, then print one shell command per simulated point instead "
                  "of running them (e.g. for GNU parallel --sshlogin)",
-                 printJobs);
+                 config.printJobs);
     cmd.AddValue("collectOnly",
                  "run no simulation: read the results files the commands of --printJobs left "
                  "in --workDir",
-                 collectOnly);
+                 config.collectOnly);
     cmd.Parse(argc, argv);
 
-    return CommandLineValues::RunProgram([&]() {
+    uint64_t synthetic =
+        CommandLineValues::ParseWhole(PROGRAM, "--syntheticIslands", syntheticText, 0);
+    CommandLineValues::RequireOneTopologySource(PROGRAM, topologyFile, synthetic);
+    Reject(synthetic > 64, "--syntheticIslands", "at most 64 islands");
+    const uint64_t simulateRounds = config.simulateRounds =
+        CommandLineValues::ParseUnsigned(PROGRAM,
+                                         "--simulateRounds",
+                                         simulateRoundsText,
+                                         0,
+                                         uint64_t{1} << 20);
+    const bool simulating = simulateRounds > 0;
+    config.jobs = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(PROGRAM, "--jobs", jobsText, 1, MAX_JOBS));
+    const uint64_t localSteps = config.localSteps =
+        CommandLineValues::ParseUnsigned(PROGRAM, "--localSteps", localStepsText, 1, 1000000);
+    for (const std::string& item : Split(modelBytesText))
+    {
+        config.modelBytes.push_back(
+            CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", item, 0, false));
+        // The simulator takes whole bytes, as many as its own --modelBytes accepts.
+        config.modelBytesTexts.push_back(
+            simulating ? std::to_string(CommandLineValues::ParseWholeNumber(PROGRAM,
+                                                                            "--modelBytes",
+                                                                            item,
+                                                                            1,
+                                                                            uint64_t{1} << 50))
+                       : item);
+    }
+    for (const std::string& item : Split(computeText))
+    {
+        config.computeS.push_back(
+            CommandLineValues::ParseNumber(PROGRAM, "--computeS", item, 0, true));
+        Reject(simulating && config.computeS.back() / localSteps > 86400,
+               "--computeS",
+               "tau_c / --localSteps must be at most one day, the simulator's largest "
+               "--stepTime (got '" +
+                   item + "')");
+    }
+    for (const std::string& item : Split(modesText))
+    {
+        config.modes.push_back(CommandLineValues::ParseMode(PROGRAM, "--modes", item));
+    }
+    ScheduleOptimizer::Options& options = config.optimizer;
+    options.maxPeriod = CommandLineValues::ParseWhole(PROGRAM, "--maxPeriod", maxPeriodText, 1);
+    options.seed = CommandLineValues::ParseWhole(PROGRAM, "--seed", seedText, 0);
+    options.maxEvaluations =
+        CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 1);
+    Reject(!simulating && (config.printJobs || config.collectOnly),
+           config.printJobs ? "--printJobs" : "--collectOnly",
+           "needs --simulateRounds >= 1 (the rounds the simulations run)");
+    Reject(config.printJobs && config.collectOnly,
+           "--collectOnly",
+           "excludes --printJobs (print the jobs, run them, then collect)");
+    Reject(simulating && config.overlap,
+           "--overlap",
+           "the packet simulation runs compute and communication in "
+           "sequence; drop --overlap or --simulateRounds");
+    Reject(simulating && synthetic > 0,
+           "--syntheticIslands",
+           "the packet simulation needs a --topology file");
+    Reject(simulating && (options.seed == 0 || options.seed > UINT32_MAX),
+           "--seed",
+           "the simulator's seed must be in [1, " + std::to_string(UINT32_MAX) + "] (got '" +
+               seedText + "')");
+    namespace fs = std::filesystem;
+    config.out = &std::cout;
+    config.log = &std::cerr;
+    if (simulating)
+    {
+        std::error_code error;
+        config.simulator =
+            (simulator.empty()
+                 ? fs::read_symlink("/proc/self/exe", error).parent_path() / "wan-training-simulate"
+                 : fs::absolute(simulator))
+                .string();
+        const std::string topologyPath = fs::absolute(topologyFile).string();
+        config.simulationCommand = [&config, topologyPath](const ScheduleSweep::Point& point,
+                                                           const std::string& schedule,
+                                                           const std::string& results) {
+            return std::vector<std::string>{config.simulator,
+                                            "--topology=" + topologyPath,
+                                            "--schedule=" + schedule,
+                                            "--mode=" + CapabilityModeToString(point.mode),
+                                            "--modelBytes=" + point.modelBytesText,
+                                            "--localSteps=" + std::to_string(config.localSteps),
+                                            "--stepTime=" + std::to_string(point.stepTimeNs) + "ns",
+                                            "--rounds=" + std::to_string(config.simulateRounds),
+                                            "--seed=" + std::to_string(config.optimizer.seed),
+                                            "--out=" + results};
+        };
+    }
+    const ScheduleSweep sweep(config);
+    sweep.Validate();
+    SyntheticTopology::Options generator;
+    generator.islands = synthetic;
+    generator.seed =
+        CommandLineValues::ParseWhole(PROGRAM, "--syntheticSeed", syntheticSeedText, 0);
+    const WanTopology topology = synthetic > 0 ? SyntheticTopology::Generate(generator)
+                                               : WanTopology::LoadFile(topologyFile);
+    const ScheduleSweep::Result result = sweep.Run(topology);
+    if (result.printed)
+    {
+        std::cerr << PROGRAM << ": wrote " << result.simulated << " schedules into "
+                  << sweep.GetConfig().workDir
+                  << "; run the commands above, then repeat this sweep "
+                  << "without --printJobs and with --collectOnly" << std::endl;
+    }
+    return result.failures > 0 ? 2 : 0;
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    return CommandLineValues::RunProgram([argc, argv]() {
         try
         {
-            uint64_t synthetic =
-                CommandLineValues::ParseWhole(PROGRAM, "--syntheticIslands", syntheticText, 0);
-            CommandLineValues::RequireOneTopologySource(PROGRAM, topologyFile, synthetic);
-            if (synthetic > 64)
-            {
-                throw WanInputError(PROGRAM, "--syntheticIslands", "at most 64 islands");
-            }
-            ScheduleSweep::Config config;
-            config.name = PROGRAM;
-            const uint64_t simulateRounds = config.simulateRounds =
-                CommandLineValues::ParseUnsigned(PROGRAM,
-                                                 "--simulateRounds",
-                                                 simulateRoundsText,
-                                                 0,
-                                                 uint64_t{1} << 20);
-            const bool simulating = simulateRounds > 0;
-            config.jobs = static_cast<uint32_t>(
-                CommandLineValues::ParseUnsigned(PROGRAM, "--jobs", jobsText, 1, MAX_JOBS));
-            const uint64_t localSteps = config.localSteps =
-                CommandLineValues::ParseUnsigned(PROGRAM,
-                                                 "--localSteps",
-                                                 localStepsText,
-                                                 1,
-                                                 1000000);
-            for (const std::string& item : Split(modelBytesText))
-            {
-                config.modelBytes.push_back(
-                    CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", item, 0, false));
-                if (simulating)
-                {
-                    // The simulator takes whole bytes, as many as its own --modelBytes accepts.
-                    uint64_t bytes = CommandLineValues::ParseWholeNumber(PROGRAM,
-                                                                         "--modelBytes",
-                                                                         item,
-                                                                         1,
-                                                                         uint64_t{1} << 50);
-                    config.modelBytesTexts.push_back(std::to_string(bytes));
-                }
-                else
-                {
-                    config.modelBytesTexts.push_back(item);
-                }
-            }
-            for (const std::string& item : Split(computeText))
-            {
-                config.computeS.push_back(
-                    CommandLineValues::ParseNumber(PROGRAM, "--computeS", item, 0, true));
-                if (simulating && config.computeS.back() / localSteps > 86400)
-                {
-                    throw WanInputError(PROGRAM,
-                                        "--computeS",
-                                        "tau_c / --localSteps must be at most one day, the "
-                                        "simulator's largest --stepTime (got '" +
-                                            item + "')");
-                }
-            }
-            for (const std::string& item : Split(modesText))
-            {
-                config.modes.push_back(CommandLineValues::ParseMode(PROGRAM, "--modes", item));
-            }
-            ScheduleOptimizer::Options& options = config.optimizer;
-            options.maxPeriod =
-                CommandLineValues::ParseWhole(PROGRAM, "--maxPeriod", maxPeriodText, 1);
-            options.seed = CommandLineValues::ParseWhole(PROGRAM, "--seed", seedText, 0);
-            options.maxEvaluations =
-                CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 1);
-            if (!simulating && (printJobs || collectOnly))
-            {
-                throw WanInputError(PROGRAM,
-                                    printJobs ? "--printJobs" : "--collectOnly",
-                                    "needs --simulateRounds >= 1 (the rounds the simulations run)");
-            }
-            if (printJobs && collectOnly)
-            {
-                throw WanInputError(
-                    PROGRAM,
-                    "--collectOnly",
-                    "excludes --printJobs (print the jobs, run them, then collect)");
-            }
-            if (simulating && overlap)
-            {
-                throw WanInputError(PROGRAM,
-                                    "--overlap",
-                                    "the packet simulation runs compute and communication in "
-                                    "sequence; drop --overlap or --simulateRounds");
-            }
-            if (simulating && synthetic > 0)
-            {
-                throw WanInputError(PROGRAM,
-                                    "--syntheticIslands",
-                                    "the packet simulation needs a --topology file");
-            }
-            if (simulating && (options.seed == 0 || options.seed > UINT32_MAX))
-            {
-                throw WanInputError(PROGRAM,
-                                    "--seed",
-                                    "the simulator's seed must be in [1, " +
-                                        std::to_string(UINT32_MAX) + "] (got '" + seedText + "')");
-            }
-            namespace fs = std::filesystem;
-            config.overlap = overlap;
-            config.printJobs = printJobs;
-            config.collectOnly = collectOnly;
-            config.jsonFile = jsonFile;
-            config.csvFile = csvFile;
-            config.out = &std::cout;
-            config.log = &std::cerr;
-            if (simulating)
-            {
-                std::error_code error;
-                const fs::path work =
-                    workDir.empty() ? fs::path(jsonFile).replace_extension().string() + "-work"
-                                    : workDir;
-                config.workDir = fs::absolute(work).lexically_normal().string();
-                config.simulator =
-                    (simulator.empty() ? fs::read_symlink("/proc/self/exe", error).parent_path() /
-                                             "wan-training-simulate"
-                                       : fs::absolute(simulator))
-                        .string();
-                const std::string topologyPath = fs::absolute(topologyFile).string();
-                config.simulationCommand = [&config,
-                                            topologyPath](const ScheduleSweep::Point& point,
-                                                          const std::string& schedule,
-                                                          const std::string& results) {
-                    return std::vector<std::string>{
-                        config.simulator,
-                        "--topology=" + topologyPath,
-                        "--schedule=" + schedule,
-                        "--mode=" + CapabilityModeToString(point.mode),
-                        "--modelBytes=" + point.modelBytesText,
-                        "--localSteps=" + std::to_string(config.localSteps),
-                        "--stepTime=" + std::to_string(point.stepTimeNs) + "ns",
-                        "--rounds=" + std::to_string(config.simulateRounds),
-                        "--seed=" + std::to_string(config.optimizer.seed),
-                        "--out=" + results};
-                };
-            }
-            const ScheduleSweep sweep(config);
-            sweep.Validate();
-            SyntheticTopology::Options generator;
-            generator.islands = synthetic;
-            generator.seed =
-                CommandLineValues::ParseWhole(PROGRAM, "--syntheticSeed", syntheticSeedText, 0);
-            const WanTopology topology = synthetic > 0 ? SyntheticTopology::Generate(generator)
-                                                       : WanTopology::LoadFile(topologyFile);
-            const ScheduleSweep::Result result = sweep.Run(topology);
-            if (result.printed)
-            {
-                std::cerr << PROGRAM << ": wrote " << result.simulated << " schedules into "
-                          << config.workDir << "; run the commands above, then repeat this sweep "
-                          << "without --printJobs and with --collectOnly" << std::endl;
-            }
-            return result.failures > 0 ? 2 : 0;
+            return Run(argc, argv);
         }
         catch (const WanConfigError& error)
         {

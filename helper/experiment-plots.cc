@@ -27,9 +27,21 @@ ExperimentPlots::ExperimentPlots(const WanTopology& topology, double computeS)
 {
 }
 
+Gnuplot
+ExperimentPlots::MakePlot(const std::string& title,
+                          const std::string& xLegend,
+                          const std::string& yLegend,
+                          const std::string& extra)
+{
+    Gnuplot plot;
+    plot.SetTitle(title);
+    plot.SetLegend(xLegend, yLegend);
+    plot.AppendExtra(extra);
+    return plot;
+}
+
 Gnuplot2dDataset
-ExperimentPlots::LogScaleCurve(const std::string& title,
-                               const std::vector<std::pair<double, double>>& points)
+ExperimentPlots::LogScaleCurve(const std::string& title, const Curve& points)
 {
     Gnuplot2dDataset curve(title);
     curve.SetStyle(Gnuplot2dDataset::LINES);
@@ -67,33 +79,18 @@ ExperimentPlots::WritePlot(Gnuplot& plot,
 }
 
 Gnuplot
-ExperimentPlots::LossPlot(const TrainingExperiment::Result& result) const
+ExperimentPlots::CurvePlot(const TrainingExperiment::Result& result,
+                           Curve TrainingExperiment::ModeOutcome::*curve,
+                           const std::string& title,
+                           const std::string& yLegend) const
 {
-    Gnuplot plot;
-    plot.SetTitle("Loss of the average model vs simulated time (" + m_topology.GetName() + ")");
-    plot.SetLegend("simulated time (s)", "F(average model) - F*");
-    plot.AppendExtra("set logscale y\nset key top right\nset grid");
+    Gnuplot plot = MakePlot(title,
+                            "simulated time (s)",
+                            yLegend,
+                            "set logscale y\nset key top right\nset grid");
     for (const auto& o : result.modes)
     {
-        plot.AddDataset(LogScaleCurve(CapabilityModeToString(o.mode), o.loss));
-    }
-    Gnuplot2dDataset reference = LogScaleCurve("colocated", result.colocated);
-    reference.SetStyle(Gnuplot2dDataset::LINES_POINTS);
-    reference.SetExtra("lw 2 dt 2 lc rgb 'black'");
-    plot.AddDataset(reference);
-    return plot;
-}
-
-Gnuplot
-ExperimentPlots::ConsensusPlot(const TrainingExperiment::Result& result) const
-{
-    Gnuplot plot;
-    plot.SetTitle("Consensus distance vs simulated time (colocated: 0)");
-    plot.SetLegend("simulated time (s)", "mean squared distance to the average model");
-    plot.AppendExtra("set logscale y\nset key top right\nset grid");
-    for (const auto& o : result.modes)
-    {
-        plot.AddDataset(LogScaleCurve(CapabilityModeToString(o.mode), o.consensus));
+        plot.AddDataset(LogScaleCurve(CapabilityModeToString(o.mode), o.*curve));
     }
     return plot;
 }
@@ -114,9 +111,6 @@ ExperimentPlots::UtilizationPlot(const TrainingExperiment::Result& result) const
             }
         }
     }
-    Gnuplot plot;
-    plot.SetTitle("Utilization of the bottleneck links over the training time");
-    plot.SetLegend("", "utilization (bits sent / capacity x training time)");
     std::ostringstream extra;
     extra << "set grid ytics\nset key top right\nset yrange [0:*]\nset xtics rotate by -30 (";
     uint32_t column = 0;
@@ -126,7 +120,10 @@ ExperimentPlots::UtilizationPlot(const TrainingExperiment::Result& result) const
         ++column;
     }
     extra << ")\nset xrange [-0.6:" << binding.size() - 0.4 << "]";
-    plot.AppendExtra(extra.str());
+    Gnuplot plot = MakePlot("Utilization of the bottleneck links over the training time",
+                            "",
+                            "utilization (bits sent / capacity x training time)",
+                            extra.str());
     const double width = 0.8 / result.modes.size();
     for (size_t m = 0; m < result.modes.size(); ++m)
     {
@@ -155,10 +152,10 @@ ExperimentPlots::UtilizationPlot(const TrainingExperiment::Result& result) const
 Gnuplot
 ExperimentPlots::RoundTimePlot(const TrainingExperiment::Result& result) const
 {
-    Gnuplot plot;
-    plot.SetTitle("Round times: simulated vs MODEL.md's prediction (tau_c + T_comm)");
-    plot.SetLegend("predicted round time (s)", "simulated round time (s)");
-    plot.AppendExtra("set key top left\nset grid");
+    Gnuplot plot = MakePlot("Round times: simulated vs MODEL.md's prediction (tau_c + T_comm)",
+                            "predicted round time (s)",
+                            "simulated round time (s)",
+                            "set key top left\nset grid");
     double largest = 0;
     for (const auto& o : result.modes)
     {
@@ -193,9 +190,20 @@ ExperimentPlots::Write(const TrainingExperiment::Result& result,
                        const std::filesystem::path& directory) const
 {
     std::set<std::string> notes;
-    Gnuplot loss = LossPlot(result);
+    Gnuplot loss =
+        CurvePlot(result,
+                  &TrainingExperiment::ModeOutcome::loss,
+                  "Loss of the average model vs simulated time (" + m_topology.GetName() + ")",
+                  "F(average model) - F*");
+    Gnuplot2dDataset reference = LogScaleCurve("colocated", result.colocated);
+    reference.SetStyle(Gnuplot2dDataset::LINES_POINTS);
+    reference.SetExtra("lw 2 dt 2 lc rgb 'black'");
+    loss.AddDataset(reference);
     notes.insert(WritePlot(loss, directory, "loss"));
-    Gnuplot consensus = ConsensusPlot(result);
+    Gnuplot consensus = CurvePlot(result,
+                                  &TrainingExperiment::ModeOutcome::consensus,
+                                  "Consensus distance vs simulated time (colocated: 0)",
+                                  "mean squared distance to the average model");
     notes.insert(WritePlot(consensus, directory, "consensus"));
     Gnuplot utilization = UtilizationPlot(result);
     notes.insert(WritePlot(utilization, directory, "link-utilization"));

@@ -31,6 +31,9 @@ namespace ns3
 class ExperimentPlots
 {
   public:
+    /** (t, value) points in time order. */
+    typedef std::vector<std::pair<double, double>> Curve;
+
     /**
      * @param topology the WAN
      * @param computeS tau_c in seconds
@@ -49,12 +52,23 @@ class ExperimentPlots
 
   private:
     /**
+     * @param title the plot's title
+     * @param xLegend the x axis' legend
+     * @param yLegend the y axis' legend
+     * @param extra gnuplot commands after the title and legends
+     * @return an empty plot
+     */
+    static Gnuplot MakePlot(const std::string& title,
+                            const std::string& xLegend,
+                            const std::string& yLegend,
+                            const std::string& extra);
+
+    /**
      * @param title the curve's title
      * @param points (t, value) points
      * @return a line through the points with a positive value (a log scale shows no others)
      */
-    static Gnuplot2dDataset LogScaleCurve(const std::string& title,
-                                          const std::vector<std::pair<double, double>>& points);
+    static Gnuplot2dDataset LogScaleCurve(const std::string& title, const Curve& points);
 
     /**
      * @brief Write a plot's script and render its PNG.
@@ -67,13 +81,26 @@ class ExperimentPlots
                                  const std::filesystem::path& directory,
                                  const std::string& stem);
 
-    /** @param result the outcomes @return the loss plot */
-    Gnuplot LossPlot(const TrainingExperiment::Result& result) const;
-    /** @param result the outcomes @return the consensus plot */
-    Gnuplot ConsensusPlot(const TrainingExperiment::Result& result) const;
-    /** @param result the outcomes @return the link utilization plot */
+    /**
+     * @param result the outcomes
+     * @param curve the curve of each mode to draw
+     * @param title the plot's title
+     * @param yLegend the y axis' legend
+     * @return the curve of every mode over simulated time, on a log scale
+     */
+    Gnuplot CurvePlot(const TrainingExperiment::Result& result,
+                      Curve TrainingExperiment::ModeOutcome::*curve,
+                      const std::string& title,
+                      const std::string& yLegend) const;
+    /**
+     * @param result the outcomes
+     * @return the utilization of the links that bind some mode's schedule in the prediction
+     */
     Gnuplot UtilizationPlot(const TrainingExperiment::Result& result) const;
-    /** @param result the outcomes @return the round time plot */
+    /**
+     * @param result the outcomes
+     * @return the simulated against the predicted round times
+     */
     Gnuplot RoundTimePlot(const TrainingExperiment::Result& result) const;
 
     const WanTopology& m_topology; //!< the WAN

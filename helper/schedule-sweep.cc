@@ -122,6 +122,21 @@ WriteText(const std::string& field, const std::string& file, const std::string& 
 ScheduleSweep::ScheduleSweep(const Config& config)
     : m_config(config)
 {
+    if (m_config.simulateRounds > 0)
+    {
+        namespace fs = std::filesystem;
+        const fs::path work =
+            m_config.workDir.empty()
+                ? fs::path(m_config.jsonFile).replace_extension().string() + "-work"
+                : m_config.workDir;
+        m_config.workDir = fs::absolute(work).lexically_normal().string();
+    }
+}
+
+const ScheduleSweep::Config&
+ScheduleSweep::GetConfig() const
+{
+    return m_config;
 }
 
 void

@@ -90,15 +90,16 @@ class ScheduleSweep
         uint64_t simulateRounds{0};               //!< rounds per simulation (0: none)
         uint32_t jobs{1};                         //!< simulations at once
         uint64_t localSteps{10};                  //!< local steps K of each simulated round
-        std::string workDir;                      //!< schedules, results and logs
-        std::string simulator;                    //!< the program simulationCommand runs
-        SimulationCommand simulationCommand;      //!< the command of a point
-        bool printJobs{false};                    //!< print the commands, run none
-        bool collectOnly{false};                  //!< run none, read the results files
-        std::string jsonFile{"wan-sweep.json"};   //!< the rows as JSON
-        std::string csvFile{"wan-sweep.csv"};     //!< the rows as CSV
-        std::ostream* out{nullptr};               //!< the table (or the commands)
-        std::ostream* log{nullptr};               //!< progress and failures
+        std::string workDir;   //!< schedules, results and logs (empty: beside jsonFile, its name
+                               //!< without .json plus -work); made absolute
+        std::string simulator; //!< the program simulationCommand runs
+        SimulationCommand simulationCommand;    //!< the command of a point
+        bool printJobs{false};                  //!< print the commands, run none
+        bool collectOnly{false};                //!< run none, read the results files
+        std::string jsonFile{"wan-sweep.json"}; //!< the rows as JSON
+        std::string csvFile{"wan-sweep.csv"};   //!< the rows as CSV
+        std::ostream* out{nullptr};             //!< the table (or the commands)
+        std::ostream* log{nullptr};             //!< progress and failures
     };
 
     /** What a sweep produced. */
@@ -114,6 +115,9 @@ class ScheduleSweep
      * @param config the configuration
      */
     explicit ScheduleSweep(const Config& config);
+
+    /** @return the configuration, the work directory absolute */
+    const Config& GetConfig() const;
 
     /**
      * @brief Check the output files, the simulator and the work directory (created unless

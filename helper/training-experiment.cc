@@ -35,12 +35,11 @@ namespace
 std::string
 TimestampRunId()
 {
-    std::time_t now = std::time(nullptr);
+    const std::time_t now = std::time(nullptr);
     std::tm utc{};
-    gmtime_r(&now, &utc);
-    std::ostringstream out;
-    out << std::put_time(&utc, "%Y%m%d-%H%M%S");
-    return out.str();
+    char text[32];
+    std::strftime(text, sizeof(text), "%Y%m%d-%H%M%S", gmtime_r(&now, &utc));
+    return text;
 }
 
 } // namespace

@@ -189,19 +189,17 @@ class ChildProcessPoolSlotsTestCase : public TestCase
     }
 };
 
-/** The suite. */
+/** The ChildProcessPool suite: single jobs, then more jobs than slots. */
 class ChildProcessPoolTestSuite : public TestSuite
 {
   public:
-    ChildProcessPoolTestSuite();
+    ChildProcessPoolTestSuite()
+        : TestSuite("wan-training-child-process-pool", UNIT)
+    {
+        AddTestCase(new ChildProcessPoolStatusTestCase(), TestCase::QUICK);
+        AddTestCase(new ChildProcessPoolSlotsTestCase(), TestCase::QUICK);
+    }
 };
-
-ChildProcessPoolTestSuite::ChildProcessPoolTestSuite()
-    : TestSuite("wan-training-child-process-pool", UNIT)
-{
-    AddTestCase(new ChildProcessPoolStatusTestCase(), TestCase::QUICK);
-    AddTestCase(new ChildProcessPoolSlotsTestCase(), TestCase::QUICK);
-}
 
 /** The suite's static instance. */
 static ChildProcessPoolTestSuite g_childProcessPoolTestSuite;

@@ -333,19 +333,17 @@ class TrainingExperimentConfigErrorTestCase : public TestCase
     std::unique_ptr<WanTopology> m_topology; //!< the nine-city WAN
 };
 
-/** The suite. */
+/** The TrainingExperiment suite: configuration errors, then a tiny experiment. */
 class TrainingExperimentTestSuite : public TestSuite
 {
   public:
-    TrainingExperimentTestSuite();
+    TrainingExperimentTestSuite()
+        : TestSuite("wan-training-training-experiment", UNIT)
+    {
+        AddTestCase(new TrainingExperimentConfigErrorTestCase(), TestCase::QUICK);
+        AddTestCase(new TrainingExperimentTinyTestCase(), TestCase::QUICK);
+    }
 };
-
-TrainingExperimentTestSuite::TrainingExperimentTestSuite()
-    : TestSuite("wan-training-training-experiment", UNIT)
-{
-    AddTestCase(new TrainingExperimentConfigErrorTestCase(), TestCase::QUICK);
-    AddTestCase(new TrainingExperimentTinyTestCase(), TestCase::QUICK);
-}
 
 /** The suite's static instance. */
 static TrainingExperimentTestSuite g_trainingExperimentTestSuite;
