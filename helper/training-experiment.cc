@@ -17,7 +17,6 @@
 #include <chrono>
 #include <ctime>
 #include <fstream>
-#include <iomanip>
 #include <sstream>
 #include <thread>
 
