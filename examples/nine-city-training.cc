@@ -34,12 +34,11 @@
  */
 
 #include "command-line-values.h"
+#include "config-error-edge.h"
 #include "fault-plan.h"
 #include "nine-city-topology.h"
 #include "training-experiment.h"
 #include "training-run.h"
-#include "wan-config-error.h"
-#include "wan-input-error.h"
 #include "wan-topology.h"
 
 #include "ns3/command-line.h"
@@ -217,17 +216,5 @@ Run(int argc, char** argv)
 int
 main(int argc, char** argv)
 {
-    return CommandLineValues::RunProgram([argc, argv]() {
-        try
-        {
-            return Run(argc, argv);
-        }
-        catch (const WanConfigError& error)
-        {
-            auto option = OPTIONS.find(error.GetField());
-            throw WanInputError(PROGRAM,
-                                option == OPTIONS.end() ? "--" + error.GetField() : option->second,
-                                error.GetReason());
-        }
-    });
+    return RunWithOptionNames(PROGRAM, OPTIONS, [argc, argv]() { return Run(argc, argv); });
 }

@@ -29,9 +29,9 @@
  */
 
 #include "command-line-values.h"
+#include "config-error-edge.h"
 #include "schedule-sweep.h"
 #include "synthetic-topology.h"
-#include "wan-config-error.h"
 #include "wan-input-error.h"
 #include "wan-topology.h"
 
@@ -290,17 +290,5 @@ Run(int argc, char* argv[])
 int
 main(int argc, char* argv[])
 {
-    return CommandLineValues::RunProgram([argc, argv]() {
-        try
-        {
-            return Run(argc, argv);
-        }
-        catch (const WanConfigError& error)
-        {
-            auto option = OPTIONS.find(error.GetField());
-            throw WanInputError(PROGRAM,
-                                option == OPTIONS.end() ? "--" + error.GetField() : option->second,
-                                error.GetReason());
-        }
-    });
+    return RunWithOptionNames(PROGRAM, OPTIONS, [argc, argv]() { return Run(argc, argv); });
 }
