@@ -6,6 +6,7 @@
 
 #include "bench-runner.h"
 
+#include "child-process-pool.h"
 #include "command-line-values.h"
 #include "wan-input-error.h"
 
@@ -21,11 +22,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
-#include <sys/resource.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <thread>
-#include <unistd.h>
 
 namespace ns3
 {
@@ -256,49 +253,21 @@ BenchRunner::BenchRunner(const Options& options)
 nlohmann::json
 BenchRunner::RunProcess(const BenchCase::Arguments& arguments, const std::string& resultFile)
 {
-    std::string program = std::filesystem::read_symlink("/proc/self/exe").string();
-    std::vector<std::string> args{program};
+    ChildProcessPool::Job job;
+    job.name = resultFile;
+    job.command = {std::filesystem::read_symlink("/proc/self/exe").string()};
     for (const std::string& arg : BenchCase::ToCommandLine(arguments))
     {
-        args.push_back(arg);
+        job.command.push_back(arg);
     }
-    args.push_back("--result=" + resultFile);
-    std::vector<char*> argv;
-    for (std::string& arg : args)
-    {
-        argv.push_back(arg.data());
-    }
-    argv.push_back(nullptr);
-
-    std::cout << std::flush;
-    std::cerr << std::flush;
-    auto start = std::chrono::steady_clock::now();
-    pid_t pid = fork();
-    if (pid == 0)
-    {
-        execv(program.c_str(), argv.data());
-        _exit(127);
-    }
-    int status = 0;
-
-    struct rusage usage
-    {
-    };
-
-    pid_t waited = pid > 0 ? wait4(pid, &status, 0, &usage) : -1;
-    double processS =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    job.command.push_back("--result=" + resultFile);
+    const ChildProcessPool::Result process = ChildProcessPool(1).Run({job}).front();
 
     nlohmann::json result;
-    int exitStatus = -1;
-    if (waited == pid && WIFEXITED(status))
-    {
-        exitStatus = WEXITSTATUS(status);
-    }
-    else if (waited == pid && WIFSIGNALED(status))
-    {
-        exitStatus = 128 + WTERMSIG(status);
-    }
+    // A program that cannot be executed counts as exit status 127, as a shell reports it.
+    int exitStatus = !process.started ? 127
+                     : process.exited ? process.exitStatus
+                                      : 128 + process.signal;
     if (exitStatus == 0)
     {
         std::ifstream in(resultFile);
@@ -310,10 +279,9 @@ BenchRunner::RunProcess(const BenchCase::Arguments& arguments, const std::string
                   {"error", "the case process ended with status " + std::to_string(exitStatus)}};
     }
     result["exit_status"] = exitStatus;
-    result["peak_rss_mb"] = usage.ru_maxrss / 1024.0;
-    result["process_cpu_s"] = usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 +
-                              usage.ru_stime.tv_sec + usage.ru_stime.tv_usec * 1e-6;
-    result["process_wall_s"] = processS;
+    result["peak_rss_mb"] = process.peakRssMb;
+    result["process_cpu_s"] = process.cpuS;
+    result["process_wall_s"] = process.wallS;
     return result;
 }
 

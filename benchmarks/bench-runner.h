@@ -25,10 +25,11 @@ namespace ns3
  * @brief The benchmark: runs every case of a profile in a child process of its own, prints
  * the tables and the targets, and writes the JSON (benchmarks/README.md explains every number).
  *
- * Each case is the bench program started again (fork + execv of /proc/self/exe) with the
- * case's arguments and a result file; the child writes its measurements there and the parent
- * adds what wait4() reports: peak RSS (ru_maxrss) and the process's CPU time. The cases run
- * one after the other, never side by side, so that they do not compete for cores or caches.
+ * Each case is the bench program started again (/proc/self/exe, in a ChildProcessPool of one
+ * slot) with the case's arguments and a result file; the child writes its measurements there
+ * and the parent adds what the pool reports: peak RSS (ru_maxrss) and the process's CPU time. The
+ * cases run one after the other, never side by side, so that they do not compete for cores or
+ * caches.
  *
  * Sections: simulation cost (`ours` per mode and ModelBytes on the nine-city topology, each
  * followed by its `plain` baseline), memory scaling, the optimizer (`evaluate`, `optimize`),

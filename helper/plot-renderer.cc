@@ -6,15 +6,13 @@
 
 #include "plot-renderer.h"
 
+#include "child-process-pool.h"
+
 #include "ns3/log.h"
 
 #include <cstdlib>
-#include <spawn.h>
 #include <sstream>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char** environ;
 
 namespace ns3
 {
@@ -51,23 +49,21 @@ PlotRenderer::Render(const std::string& script)
         return "gnuplot is not installed (Debian package gnuplot-nox): render " + script +
                " with `gnuplot " + script + "` once it is";
     }
-    std::string program = "gnuplot";
-    std::string argument = script;
-    char* argv[] = {program.data(), argument.data(), nullptr};
-    pid_t pid = 0;
-    if (posix_spawnp(&pid, "gnuplot", nullptr, nullptr, argv, environ) != 0)
+    ChildProcessPool::Job job;
+    job.name = script;
+    job.command = {"gnuplot", script};
+    const ChildProcessPool::Result result = ChildProcessPool(1).Run({job}).front();
+    if (!result.started)
     {
         return "cannot start gnuplot for " + script;
     }
-    int status = 0;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+    if (!result.exited)
     {
         return "gnuplot did not finish on " + script;
     }
-    if (WEXITSTATUS(status) != 0)
+    if (result.exitStatus != 0)
     {
-        return "gnuplot failed on " + script + " (exit " + std::to_string(WEXITSTATUS(status)) +
-               ")";
+        return "gnuplot failed on " + script + " (exit " + std::to_string(result.exitStatus) + ")";
     }
     return "";
 }

@@ -1,0 +1,563 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "schedule-sweep.h"
+
+#include "child-process-pool.h"
+#include "clique-schedule.h"
+#include "schedule-metrics.h"
+#include "wan-config-error.h"
+
+#include "ns3/log.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <unistd.h>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingScheduleSweep");
+
+namespace
+{
+
+/**
+ * @param topology the topology
+ * @param schedule a schedule
+ * @return its rounds by city id, cliques in braces, rounds separated by " | "
+ */
+std::string
+ScheduleText(const WanTopology& topology, const CliqueSchedule& schedule)
+{
+    std::ostringstream out;
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        out << (r ? " | " : "");
+        const CliqueSchedule::Round& round = schedule.GetRound(r);
+        for (std::size_t c = 0; c < round.size(); ++c)
+        {
+            out << (c ? " " : "") << "{";
+            for (std::size_t k = 0; k < round[c].size(); ++k)
+            {
+                out << (k ? "," : "") << topology.GetCity(round[c][k]).id;
+            }
+            out << "}";
+        }
+    }
+    return out.str();
+}
+
+/**
+ * @param word a command-line word
+ * @return the word as a POSIX shell reads it back: as is when it holds only safe characters,
+ *         else in single quotes
+ */
+std::string
+ShellQuote(const std::string& word)
+{
+    const char* const safe = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+                             "_-./=+,:@%";
+    if (!word.empty() && word.find_first_not_of(safe) == std::string::npos)
+    {
+        return word;
+    }
+    std::string quoted = "'";
+    for (char c : word)
+    {
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    }
+    return quoted + "'";
+}
+
+/**
+ * @param point a point
+ * @return a one-line description of it for messages
+ */
+std::string
+Describe(const ScheduleSweep::Point& point)
+{
+    std::ostringstream out;
+    out << point.name << " (S = " << point.modelBytes << " B, tau_c = " << point.computeS
+        << " s, mode " << CapabilityModeToString(point.mode) << ")";
+    return out.str();
+}
+
+/**
+ * @param value a number
+ * @return the number, or JSON null when it is not finite
+ */
+nlohmann::json
+NumberOrNull(double value)
+{
+    return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+}
+
+/**
+ * @brief Write a text file.
+ * @param field the configuration field that names the file or its directory
+ * @param file the file
+ * @param text its content
+ * @throws WanConfigError on field when it cannot be written
+ */
+void
+WriteText(const std::string& field, const std::string& file, const std::string& text)
+{
+    std::ofstream out(file);
+    out << text;
+    if (!out)
+    {
+        throw WanConfigError(field, "cannot write " + file);
+    }
+}
+
+} // namespace
+
+ScheduleSweep::ScheduleSweep(const Config& config)
+    : m_config(config)
+{
+    if (m_config.simulateRounds > 0)
+    {
+        namespace fs = std::filesystem;
+        const fs::path work =
+            m_config.workDir.empty()
+                ? fs::path(m_config.jsonFile).replace_extension().string() + "-work"
+                : m_config.workDir;
+        m_config.workDir = fs::absolute(work).lexically_normal().string();
+    }
+}
+
+const ScheduleSweep::Config&
+ScheduleSweep::GetConfig() const
+{
+    return m_config;
+}
+
+void
+ScheduleSweep::Log(const std::string& line) const
+{
+    if (m_config.log != nullptr)
+    {
+        *m_config.log << m_config.name << ": " << line << std::endl;
+    }
+}
+
+void
+ScheduleSweep::Validate() const
+{
+    if (m_config.jsonFile.empty() || m_config.csvFile.empty())
+    {
+        throw WanConfigError(m_config.jsonFile.empty() ? "jsonFile" : "csvFile", "empty file name");
+    }
+    if (m_config.simulateRounds == 0)
+    {
+        return;
+    }
+    if (!m_config.collectOnly && access(m_config.simulator.c_str(), X_OK) != 0)
+    {
+        throw WanConfigError("simulator",
+                             "cannot execute '" + m_config.simulator +
+                                 "' (build the wan-training-simulate target, or give its path)");
+    }
+    namespace fs = std::filesystem;
+    std::error_code error;
+    const fs::path work = m_config.workDir;
+    if (m_config.collectOnly ? !fs::is_directory(work, error)
+                             : !fs::create_directories(work, error) && !fs::is_directory(work))
+    {
+        throw WanConfigError("workDir",
+                             (m_config.collectOnly ? "no directory '" : "cannot create '") +
+                                 work.string() + "'");
+    }
+}
+
+std::vector<ScheduleSweep::Point>
+ScheduleSweep::Optimize(const WanTopology& topology) const
+{
+    const uint32_t n = topology.GetNCities();
+    const bool simulating = m_config.simulateRounds > 0;
+    std::vector<Point> points;
+    for (std::size_t i = 0; i < m_config.modelBytes.size(); ++i)
+    {
+        const double s = m_config.modelBytes[i];
+        for (double tau : m_config.computeS)
+        {
+            ScheduleMetrics::Settings settings;
+            settings.modelBytes = s;
+            settings.computeS = tau;
+            settings.overlap = m_config.overlap;
+            ScheduleMetrics metrics(topology, settings);
+            double ringAllReduce =
+                metrics.Evaluate(CliqueSchedule::AllReduce(n), CapabilityMode::RING).xiS;
+            for (CapabilityMode mode : m_config.modes)
+            {
+                ScheduleOptimizer optimizer(topology, settings, mode, m_config.optimizer);
+                ScheduleOptimizer::Result result = optimizer.Optimize();
+                const ScheduleMetrics::Evaluation& e = result.evaluation;
+                double allReduce = metrics.Evaluate(CliqueSchedule::AllReduce(n), mode).xiS;
+                std::string profile = ScheduleOptimizer::GetProfile(result.schedule);
+                std::string schedule = ScheduleText(topology, result.schedule);
+                double gapColo = e.xiColocatedS > 0 ? e.xiS / e.xiColocatedS : INFINITY;
+                double gapBound = e.xiS / e.xiLowerBoundS;
+                std::string modeName = CapabilityModeToString(mode);
+                Point point;
+                point.modelBytes = s;
+                point.modelBytesText = m_config.modelBytesTexts[i];
+                point.computeS = tau;
+                point.stepTimeNs =
+                    std::llround(tau * 1e9 / static_cast<double>(m_config.localSteps));
+                point.mode = mode;
+                std::ostringstream name;
+                name << "point-" << std::setw(3) << std::setfill('0') << points.size() << "-"
+                     << modeName;
+                point.name = name.str();
+                point.scheduleJson = result.schedule.ToJson(topology);
+                point.scheduleRounds = nlohmann::json::parse(point.scheduleJson)["rounds"];
+                point.simulate = simulating && mode != CapabilityMode::TREE;
+                std::ostringstream table;
+                table << std::setprecision(4) << std::left << std::setw(10) << s << std::setw(9)
+                      << tau << std::setw(13) << modeName << std::setw(44) << profile << std::right
+                      << std::setw(11) << e.xiS << std::setw(10) << gapColo << std::setw(10)
+                      << gapBound << std::setw(11) << e.xiS / ringAllReduce
+                      << (result.origin == "search" ? "" : "  (" + result.origin + ")");
+                point.table = table.str();
+                nlohmann::json& row = point.row;
+                row["model_bytes"] = s;
+                row["compute_s"] = tau;
+                row["mode"] = modeName;
+                row["profile"] = profile;
+                row["period"] = result.schedule.GetNRounds();
+                row["Xi_s"] = e.xiS;
+                row["Xi_colocated_s"] = e.xiColocatedS;
+                row["gap_to_colocated"] = NumberOrNull(gapColo);
+                row["Xi_lower_bound_s"] = e.xiLowerBoundS;
+                row["gap_to_lower_bound"] = gapBound;
+                row["Xi_all_reduce_same_mode_s"] = allReduce;
+                row["Xi_ring_all_reduce_s"] = ringAllReduce;
+                row["T_period_s"] = e.periodS;
+                row["origin"] = result.origin;
+                row["rounds"] = point.scheduleRounds;
+                std::ostringstream csv;
+                csv << std::setprecision(10) << s << "," << tau << "," << modeName << "," << profile
+                    << "," << result.schedule.GetNRounds() << "," << e.xiS << "," << e.xiColocatedS
+                    << "," << (std::isfinite(gapColo) ? std::to_string(gapColo) : "") << ","
+                    << e.xiLowerBoundS << "," << gapBound << "," << allReduce << ","
+                    << ringAllReduce << "," << e.xiS / ringAllReduce << "," << result.origin
+                    << ",\"" << schedule << "\"";
+                point.csv = csv.str();
+                points.push_back(point);
+            }
+        }
+    }
+    return points;
+}
+
+bool
+ScheduleSweep::Simulate(std::vector<Point>& points, const std::vector<std::size_t>& simulated) const
+{
+    if (m_config.simulateRounds == 0)
+    {
+        return false;
+    }
+    namespace fs = std::filesystem;
+    const fs::path work = m_config.workDir;
+    std::vector<ChildProcessPool::Job> jobs;
+    for (std::size_t p : simulated)
+    {
+        const Point& point = points[p];
+        const fs::path scheduleFile = work / (point.name + ".json");
+        const fs::path resultsFile = work / (point.name + "-results.json");
+        ChildProcessPool::Job job;
+        job.name = point.name;
+        job.command =
+            m_config.simulationCommand(point, scheduleFile.string(), resultsFile.string());
+        job.outputFile = (work / (point.name + ".log")).string();
+        jobs.push_back(job);
+        if (!m_config.collectOnly)
+        {
+            // A results file of an earlier sweep must not pass for this one's.
+            std::error_code ignored;
+            fs::remove(resultsFile, ignored);
+            WriteText("workDir", scheduleFile.string(), point.scheduleJson);
+        }
+    }
+    if (m_config.printJobs)
+    {
+        for (const ChildProcessPool::Job& job : jobs)
+        {
+            for (std::size_t k = 0; k < job.command.size(); ++k)
+            {
+                *m_config.out << (k ? " " : "") << ShellQuote(job.command[k]);
+            }
+            *m_config.out << "\n";
+        }
+        return true;
+    }
+    if (m_config.collectOnly)
+    {
+        return false;
+    }
+    Log("simulating " + std::to_string(jobs.size()) + " points, " + std::to_string(m_config.jobs) +
+        " at once, in " + work.string());
+    ChildProcessPool pool(m_config.jobs);
+    pool.SetFinishedCallback(
+        [this, &jobs](std::size_t index, const ChildProcessPool::Result& result) {
+            if (result.started)
+            {
+                Log("[" + std::to_string(result.order) + "/" + std::to_string(jobs.size()) + "] " +
+                    jobs[index].name + ": " + result.Describe());
+            }
+        });
+    const std::vector<ChildProcessPool::Result> results = pool.Run(jobs);
+    const fs::path simulator = m_config.simulator;
+    for (std::size_t k = 0; k < simulated.size(); ++k)
+    {
+        Point& point = points[simulated[k]];
+        if (!results[k].started)
+        {
+            point.failure =
+                "cannot start " + simulator.string() + ": " + std::strerror(results[k].startError);
+        }
+        else if (!results[k].Succeeded())
+        {
+            point.failure = simulator.filename().string() + " ended with " + results[k].Describe() +
+                            " (log: " + jobs[k].outputFile + ")";
+        }
+    }
+    return false;
+}
+
+void
+ScheduleSweep::ReadResults(Point& point, const std::string& file) const
+{
+    const uint64_t rounds = m_config.simulateRounds;
+    const uint64_t seed = m_config.optimizer.seed;
+    const uint64_t localSteps = m_config.localSteps;
+    std::ifstream in(file);
+    if (!in)
+    {
+        point.failure = "no results file " + file;
+        return;
+    }
+    try
+    {
+        const nlohmann::json doc = nlohmann::json::parse(in);
+        const nlohmann::json& config = doc.at("config");
+        const double computeS =
+            config.at("local_steps").get<double>() * config.at("step_time_s").get<double>();
+        std::string mismatch;
+        if (config.at("mode").get<std::string>() != CapabilityModeToString(point.mode))
+        {
+            mismatch = "mode";
+        }
+        else if (config.at("model_bytes").get<double>() != point.modelBytes)
+        {
+            mismatch = "model_bytes";
+        }
+        else if (config.at("rounds").get<uint64_t>() != rounds)
+        {
+            mismatch = "rounds";
+        }
+        else if (config.at("seed").get<uint64_t>() != seed)
+        {
+            mismatch = "seed";
+        }
+        else if (config.at("local_steps").get<uint64_t>() != localSteps ||
+                 std::abs(computeS - point.computeS) > 1e-9 * (localSteps + 1))
+        {
+            mismatch = "local_steps x step_time_s";
+        }
+        else if (config.at("schedule_rounds") != point.scheduleRounds)
+        {
+            mismatch = "schedule_rounds";
+        }
+        if (!mismatch.empty())
+        {
+            point.failure = file + " is not the simulation of this point (config." + mismatch +
+                            " differs; rerun it)";
+            return;
+        }
+        const nlohmann::json& roundList = doc.at("rounds");
+        if (roundList.size() != rounds || rounds == 0)
+        {
+            point.failure = file + ": rounds: expected " + std::to_string(rounds) + " entries";
+            return;
+        }
+        double simulatedComm = 0;
+        double predictedComm = 0;
+        bool complete = true;
+        for (const nlohmann::json& round : roundList)
+        {
+            predictedComm += round.at("predicted_comm_s").get<double>();
+            complete = complete && round.at("comm_s").is_number();
+            simulatedComm += complete ? round.at("comm_s").get<double>() : 0;
+        }
+        point.simulatedRoundS = doc.at("summary").at("training_time_s").get<double>() / rounds;
+        point.predictedCommS = predictedComm / rounds;
+        point.predictedRoundS = computeS + point.predictedCommS;
+        point.simulatedCommS = complete ? simulatedComm / rounds : NAN;
+        point.verified = doc.at("verification").at("passed").get<bool>();
+        point.done = true;
+        if (!point.verified)
+        {
+            point.failure = "did not verify (see " + file + ")";
+        }
+    }
+    catch (const nlohmann::json::exception& e)
+    {
+        point.failure = file + ": malformed results: " + e.what();
+    }
+}
+
+void
+ScheduleSweep::Report(const WanTopology& topology, Result& result) const
+{
+    namespace fs = std::filesystem;
+    const bool simulating = m_config.simulateRounds > 0;
+    const fs::path work = m_config.workDir;
+    std::ostream& out = *m_config.out;
+    std::ostringstream csv;
+    csv << std::setprecision(10);
+    csv << "model_bytes,compute_s,mode,profile,period,xi_s,xi_colocated_s,gap_to_colocated,"
+           "xi_lower_bound_s,gap_to_lower_bound,xi_all_reduce_same_mode_s,"
+           "xi_ring_all_reduce_s,xi_over_ring_all_reduce,origin,schedule"
+        << (simulating ? ",simulated_mean_round_s,predicted_mean_round_s,"
+                         "simulated_minus_predicted_s,verified"
+                       : "")
+        << "\n";
+    out << std::setprecision(4);
+    out << "topology " << topology.GetName() << " (" << topology.GetNCities()
+        << " islands), overlap " << (m_config.overlap ? "on" : "off") << ", maxPeriod "
+        << m_config.optimizer.maxPeriod << ", seed " << m_config.optimizer.seed;
+    if (simulating)
+    {
+        out << ", simulated " << m_config.simulateRounds << " rounds (" << m_config.localSteps
+            << " local steps) in " << work.string();
+    }
+    out << "\n"
+        << std::left << std::setw(10) << "S (B)" << std::setw(9) << "tau_c" << std::setw(13)
+        << "mode" << std::setw(44) << "profile" << std::right << std::setw(11) << "Xi (s)"
+        << std::setw(10) << "/colo" << std::setw(10) << "/bound" << std::setw(11) << "/ring-AR";
+    if (simulating)
+    {
+        out << std::setw(11) << "sim T_r" << std::setw(11) << "pred T_r" << std::setw(11) << "diff"
+            << std::setw(10) << "verified";
+    }
+    out << "\n";
+    nlohmann::json rows = nlohmann::json::array();
+    for (Point& point : result.points)
+    {
+        out << point.table;
+        csv << point.csv;
+        if (simulating)
+        {
+            nlohmann::json simulation;
+            simulation["simulated"] = point.simulate;
+            if (point.simulate)
+            {
+                simulation["schedule_file"] = (work / (point.name + ".json")).string();
+                simulation["results_file"] = (work / (point.name + "-results.json")).string();
+                simulation["log_file"] = (work / (point.name + ".log")).string();
+            }
+            if (point.done)
+            {
+                const double difference = point.simulatedRoundS - point.predictedRoundS;
+                simulation["rounds"] = m_config.simulateRounds;
+                simulation["simulated_mean_round_s"] = point.simulatedRoundS;
+                simulation["predicted_mean_round_s"] = point.predictedRoundS;
+                simulation["simulated_minus_predicted_s"] = difference;
+                simulation["relative_difference"] =
+                    NumberOrNull(difference / point.predictedRoundS);
+                simulation["simulated_mean_comm_s"] = NumberOrNull(point.simulatedCommS);
+                simulation["predicted_mean_comm_s"] = point.predictedCommS;
+                simulation["verified"] = point.verified;
+                out << std::setw(11) << point.simulatedRoundS << std::setw(11)
+                    << point.predictedRoundS << std::setw(11) << difference << std::setw(10)
+                    << (point.verified ? "yes" : "NO");
+                csv << "," << point.simulatedRoundS << "," << point.predictedRoundS << ","
+                    << difference << "," << (point.verified ? "true" : "false");
+            }
+            else
+            {
+                simulation["verified"] =
+                    point.simulate ? nlohmann::json(false) : nlohmann::json(nullptr);
+                out << "  " << (point.simulate ? "FAILED" : "(not simulated)");
+                csv << ",,,," << (point.simulate ? "false" : "");
+            }
+            if (!point.failure.empty())
+            {
+                simulation["failure"] = point.failure;
+                Log(Describe(point) + ": " + point.failure);
+                ++result.failures;
+            }
+            point.row["simulation"] = simulation;
+        }
+        out << "\n";
+        csv << "\n";
+        rows.push_back(point.row);
+    }
+    nlohmann::json doc;
+    doc["topology"] = topology.GetName();
+    doc["overlap"] = m_config.overlap;
+    doc["max_period"] = m_config.optimizer.maxPeriod;
+    doc["seed"] = m_config.optimizer.seed;
+    if (simulating)
+    {
+        doc["simulate_rounds"] = m_config.simulateRounds;
+        doc["local_steps"] = m_config.localSteps;
+        doc["work_dir"] = work.string();
+    }
+    doc["rows"] = rows;
+    WriteText("jsonFile", m_config.jsonFile, doc.dump(1) + "\n");
+    WriteText("csvFile", m_config.csvFile, csv.str());
+    out << "wrote " << m_config.jsonFile << " and " << m_config.csvFile << "\n";
+}
+
+ScheduleSweep::Result
+ScheduleSweep::Run(const WanTopology& topology) const
+{
+    NS_LOG_FUNCTION(this);
+    Validate();
+    Result result;
+    // Optimize every point, in grid order (the order of every output).
+    result.points = Optimize(topology);
+    std::vector<std::size_t> simulated;
+    for (std::size_t p = 0; p < result.points.size(); ++p)
+    {
+        if (result.points[p].simulate)
+        {
+            simulated.push_back(p);
+        }
+    }
+    result.simulated = simulated.size();
+    result.printed = Simulate(result.points, simulated);
+    if (result.printed)
+    {
+        return result;
+    }
+    for (std::size_t p : simulated)
+    {
+        Point& point = result.points[p];
+        if (point.failure.empty())
+        {
+            ReadResults(point,
+                        (std::filesystem::path(m_config.workDir) / (point.name + "-results.json"))
+                            .string());
+        }
+    }
+    Report(topology, result);
+    if (result.failures > 0)
+    {
+        Log(std::to_string(result.failures) + " of " + std::to_string(result.simulated) +
+            " simulations failed or did not verify");
+    }
+    return result;
+}
+
+} // namespace ns3

@@ -1,0 +1,389 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "training-experiment.h"
+
+#include "child-process-pool.h"
+#include "experiment-plots.h"
+#include "experiment-report.h"
+#include "wan-config-error.h"
+
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingTrainingExperiment");
+
+namespace
+{
+
+/**
+ * @return the current UTC time as YYYYMMDD-HHMMSS, the default run id
+ */
+std::string
+TimestampRunId()
+{
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    char text[32];
+    std::strftime(text, sizeof(text), "%Y%m%d-%H%M%S", gmtime_r(&now, &utc));
+    return text;
+}
+
+} // namespace
+
+TrainingExperiment::TrainingExperiment(const WanTopology& topology, const Config& config)
+    : m_topology(topology),
+      m_config(config)
+{
+}
+
+void
+TrainingExperiment::CheckMode(CapabilityMode mode)
+{
+    if (mode == CapabilityMode::TREE)
+    {
+        throw WanConfigError("modes",
+                             "mode 'tree' is an analytic upper bound, not simulated "
+                             "(simulated: unicast, multicast, aggregation, both, ring)");
+    }
+}
+
+void
+TrainingExperiment::Validate() const
+{
+    for (CapabilityMode mode : m_config.modes)
+    {
+        CheckMode(mode);
+    }
+    if (m_config.modes.empty())
+    {
+        throw WanConfigError("modes", "names no mode (e.g. unicast,both,ring)");
+    }
+    if (!(m_config.targetLossFraction > 0 && m_config.targetLossFraction < 1))
+    {
+        throw WanConfigError("targetLossFraction", "must be in (0, 1)");
+    }
+    for (CapabilityMode mode : m_config.modes)
+    {
+        // Every mode's configuration is checked before the first simulation starts.
+        TrainingRun::Config modeConfig = m_config.training;
+        modeConfig.mode = mode;
+        TrainingRun::Validate(m_topology,
+                              CliqueSchedule::AllReduce(m_topology.GetNCities()),
+                              modeConfig);
+    }
+}
+
+uint32_t
+TrainingExperiment::GetJobs() const
+{
+    return m_config.jobs == 0 ? std::max(1U, std::thread::hardware_concurrency()) : m_config.jobs;
+}
+
+double
+TrainingExperiment::GetComputeS() const
+{
+    return m_config.training.localSteps * m_config.training.stepTime.GetSeconds();
+}
+
+void
+TrainingExperiment::Log(const std::string& line) const
+{
+    if (m_config.log != nullptr)
+    {
+        *m_config.log << m_config.name << ": " << line << std::endl;
+    }
+}
+
+void
+TrainingExperiment::SimulateMode(const ModeOutcome& outcome,
+                                 const std::filesystem::path& directory,
+                                 const nlohmann::json& runConfig) const
+{
+    const std::string name = CapabilityModeToString(outcome.mode);
+    TrainingRun::Config config = m_config.training;
+    config.mode = outcome.mode;
+    if (!config.pcapDir.empty())
+    {
+        config.pcapDir = (std::filesystem::path(config.pcapDir) / name).string();
+    }
+    TrainingRun run(m_topology, outcome.schedule, config);
+    run.SetFaultLog(&std::cerr, m_config.name);
+    run.Build();
+    nlohmann::json recorded = run.GetConfigJson();
+    recorded["program"] = m_config.name;
+    recorded["experiment"] = runConfig;
+    recorded["schedule_origin"] = outcome.origin;
+    recorded["schedule_rounds"] =
+        nlohmann::json::parse(outcome.schedule.ToJson(m_topology))["rounds"];
+    recorded["predicted_xi_s"] = outcome.evaluation.xiS;
+    run.GetResults().SetConfigJson(recorded.dump());
+    if (m_config.log != nullptr)
+    {
+        run.EnableProgress(*m_config.log, name);
+    }
+    run.Run();
+    run.GetResults().WriteFile((directory / (name + ".json")).string());
+    Log(name + ": simulated in " + ExperimentReport::Format(run.GetWallSeconds(), 3) + " s wall");
+}
+
+void
+TrainingExperiment::ReadOutcome(const nlohmann::json& doc, ModeOutcome& outcome) const
+{
+    double previousEnd = 0;
+    for (const auto& round : doc["rounds"])
+    {
+        outcome.predictedCommS.push_back(round["predicted_comm_s"].get<double>());
+        outcome.simulatedCommS.push_back(round["comm_s"].is_null() ? -1
+                                                                   : round["comm_s"].get<double>());
+        double end = round["end_s"].is_null() ? -1 : round["end_s"].get<double>();
+        outcome.simulatedRoundS.push_back(end < 0 ? -1 : end - previousEnd);
+        previousEnd = end < 0 ? previousEnd : end;
+    }
+    for (const auto& sample : doc["loss"])
+    {
+        outcome.loss.emplace_back(sample["t_s"].get<double>(), sample["value"].get<double>());
+    }
+    outcome.finalIslandLoss = doc["loss"].back()["island_mean"].get<double>();
+    for (const auto& sample : doc["consensus"])
+    {
+        outcome.consensus.emplace_back(sample["t_s"].get<double>(), sample["value"].get<double>());
+    }
+    for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
+    {
+        const auto& link = doc["links"][m_topology.GetDirectedLinkName(d)];
+        outcome.linkBytes.push_back(link["bytes"].get<double>());
+        outcome.packetHops += link["packets"].get<uint64_t>();
+    }
+    const auto& summary = doc["summary"];
+    outcome.trainingTimeS = summary["training_time_s"].get<double>();
+    outcome.repairs = summary["repairs"].get<uint64_t>();
+    outcome.errorDrops = summary["error_drops"].get<uint64_t>();
+    outcome.queueDrops = summary["queue_drops"].get<uint64_t>();
+    outcome.partialAggregates = summary["fpga_partial_aggregates"].get<uint64_t>();
+    outcome.passed = doc["verification"]["passed"].get<bool>();
+    for (const auto& [city, island] : doc["islands"].items())
+    {
+        if (!island["failure"].is_null())
+        {
+            outcome.failure += (outcome.failure.empty() ? "" : "; ") + city + ": " +
+                               island["failure"].get<std::string>();
+        }
+    }
+}
+
+std::vector<std::pair<double, double>>
+TrainingExperiment::ReadColocatedLoss(const nlohmann::json& doc)
+{
+    std::vector<std::pair<double, double>> curve;
+    for (const auto& point : doc["colocated"]["loss"])
+    {
+        curve.emplace_back(point["t_s"].get<double>(), point["value"].get<double>());
+    }
+    return curve;
+}
+
+TrainingExperiment::Result
+TrainingExperiment::Run()
+{
+    NS_LOG_FUNCTION(this);
+    Validate();
+    const uint32_t jobs = GetJobs();
+    std::string runId = m_config.runId.empty() ? TimestampRunId() : m_config.runId;
+    if (runId.find('/') != std::string::npos || runId == "." || runId == "..")
+    {
+        throw WanConfigError("runId", "must be a plain directory name (got '" + runId + "')");
+    }
+    Result result;
+    const std::filesystem::path directory = std::filesystem::path(m_config.outDir) / runId;
+    result.directory = directory;
+    {
+        std::error_code error;
+        std::filesystem::create_directories(directory, error);
+        if (error || !std::filesystem::is_directory(directory))
+        {
+            throw WanConfigError("outDir", "cannot create directory '" + directory.string() + "'");
+        }
+    }
+
+    const TrainingRun::Config& config = m_config.training;
+    const double computeS = GetComputeS();
+    std::string modesText = m_config.modesText;
+    for (std::size_t m = 0; m_config.modesText.empty() && m < m_config.modes.size(); ++m)
+    {
+        modesText += (m ? "," : "") + CapabilityModeToString(m_config.modes[m]);
+    }
+    result.config = {
+        {"program", m_config.name},
+        {"preset", m_config.preset},
+        {"topology", m_config.topologySource},
+        {"topology_name", m_topology.GetName()},
+        {"modes", modesText},
+        {"model_bytes", config.modelBytes},
+        {"rounds", config.rounds},
+        {"local_steps", config.localSteps},
+        {"step_time_s", config.stepTime.GetSeconds()},
+        {"compute_s", computeS},
+        {"parameter_count", config.parameterCount},
+        {"learning_rate", config.learningRate},
+        {"heterogeneity", config.heterogeneity},
+        {"target_loss_fraction", m_config.targetLossFraction},
+        {"seed", config.seed},
+        {"max_period", m_config.optimizer.maxPeriod},
+        {"max_evaluations", m_config.optimizer.maxEvaluations},
+        {"wan_packet_error_rate", config.wanLossRate},
+        {"run_id", runId},
+    };
+    ExperimentReport::WriteText(directory / "config.json", result.config.dump(2) + "\n");
+    ExperimentReport::WriteText(directory / "topology.json", m_config.topologyText);
+
+    // 1. Optimize, 2. simulate, mode by mode.
+    const auto wallStart = std::chrono::steady_clock::now();
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = static_cast<double>(config.modelBytes);
+    settings.computeS = computeS;
+    for (CapabilityMode mode : m_config.modes)
+    {
+        const std::string name = CapabilityModeToString(mode);
+        std::ostringstream line;
+        line << name << ": optimizing the schedule (S = " << config.modelBytes
+             << " bytes, tau_c = " << computeS << " s)";
+        Log(line.str());
+        ScheduleOptimizer optimizer(m_topology, settings, mode, m_config.optimizer);
+        ScheduleOptimizer::Result best = optimizer.Optimize();
+        ModeOutcome outcome;
+        outcome.mode = mode;
+        outcome.schedule = best.schedule;
+        outcome.origin = best.origin;
+        outcome.evaluation = best.evaluation;
+        ExperimentReport::WriteText(directory / (name + "-schedule.json"),
+                                    best.schedule.ToJson(m_topology) + "\n");
+        Log(name + ": schedule " + ScheduleOptimizer::GetProfile(best.schedule) + " (Xi " +
+            ExperimentReport::Format(best.evaluation.xiS) + " s)");
+        result.modes.push_back(std::move(outcome));
+    }
+    {
+        std::ostringstream line;
+        line << "simulating " << config.rounds << " rounds of every mode, " << jobs << " at once";
+        Log(line.str());
+    }
+
+    // Every mode in a child process of its own: the simulator is a process-wide singleton; the
+    // runs are independent and their results do not depend on how many run at once.
+    std::vector<ChildProcessPool::Job> simulations;
+    for (const ModeOutcome& outcome : result.modes)
+    {
+        ChildProcessPool::Job job;
+        job.name = CapabilityModeToString(outcome.mode);
+        job.function = [this, &outcome, &directory, &result]() {
+            SimulateMode(outcome, directory, result.config);
+            return 0;
+        };
+        simulations.push_back(job);
+    }
+    ChildProcessPool pool(jobs);
+    const std::vector<ChildProcessPool::Result> ended = pool.Run(simulations);
+    std::vector<std::size_t> byEnd(ended.size());
+    for (std::size_t m = 0; m < ended.size(); ++m)
+    {
+        if (!ended[m].started)
+        {
+            throw WanConfigError("jobs", "cannot start a simulation process (fork failed)");
+        }
+        byEnd[ended[m].order - 1] = m;
+    }
+    for (std::size_t m : byEnd)
+    {
+        // In the order the processes ended, as they were reported.
+        if (!ended[m].Succeeded())
+        {
+            result.simulationFailures.push_back(
+                simulations[m].name + ": the simulation " +
+                (ended[m].exited ? "exited with status " + std::to_string(ended[m].exitStatus)
+                                 : "was killed by signal " + std::to_string(ended[m].signal)));
+        }
+    }
+    for (ModeOutcome& outcome : result.modes)
+    {
+        const std::string name = CapabilityModeToString(outcome.mode);
+        std::ifstream in(directory / (name + ".json"));
+        nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+        if (!in || doc.is_discarded())
+        {
+            outcome.failure = "no results JSON (the simulation did not finish)";
+            continue;
+        }
+        ReadOutcome(doc, outcome);
+        if (!result.finished)
+        {
+            // The colocated reference, from the same objectives (every results JSON holds the
+            // same curve; the first mode's that finished is read back).
+            result.finished = true;
+            result.colocated.emplace_back(0.0, outcome.loss.front().second);
+            for (const auto& point : ReadColocatedLoss(doc))
+            {
+                result.colocated.push_back(point);
+            }
+        }
+    }
+    if (!result.finished)
+    {
+        for (const auto& failure : result.simulationFailures)
+        {
+            Log(failure);
+        }
+        Log("no mode finished its simulation");
+        return result;
+    }
+    result.initialLoss = result.colocated.front().second;
+    result.targetLoss = m_config.targetLossFraction * result.initialLoss;
+    result.colocatedTargetS =
+        ExperimentReport::FirstTimeAtOrBelow(result.colocated, result.targetLoss);
+    result.xiColocatedS = result.modes.front().evaluation.xiColocatedS;
+
+    ExperimentReport report(m_topology, m_config, computeS);
+    report.Compose(result);
+    if (m_config.summary != nullptr)
+    {
+        *m_config.summary << result.table << std::flush;
+    }
+    report.Write(result, directory);
+    for (const auto& note : ExperimentPlots(m_topology, computeS).Write(result, directory))
+    {
+        Log(note);
+    }
+
+    // OUT/latest points at this run.
+    {
+        std::error_code ignored;
+        const std::filesystem::path latest = std::filesystem::path(m_config.outDir) / "latest";
+        if (std::filesystem::is_symlink(latest, ignored) || !std::filesystem::exists(latest))
+        {
+            std::filesystem::remove(latest, ignored);
+            std::filesystem::create_directory_symlink(runId, latest, ignored);
+        }
+    }
+    const double wallS =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wallStart).count();
+    Log("results in " + directory.string() + " (" + ExperimentReport::Format(wallS, 3) +
+        " s wall)");
+    if (!result.allPassed)
+    {
+        Log("a mode failed (see the notes and its results JSON)");
+    }
+    return result;
+}
+
+} // namespace ns3
