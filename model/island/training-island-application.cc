@@ -6,6 +6,9 @@
 
 #include "training-island-application.h"
 
+#include "exchange-planner.h"
+#include "wan-config-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -442,7 +445,7 @@ TrainingIslandApplication::GetChunkCount(uint32_t round) const
 double
 TrainingIslandApplication::GetStreamRateBps(uint32_t round, uint32_t destination) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto it = plan.sendRateBps.find(destination);
     NS_ABORT_MSG_IF(it == plan.sendRateBps.end(),
                     "TrainingIslandApplication::GetStreamRateBps: island "
@@ -454,7 +457,7 @@ TrainingIslandApplication::GetStreamRateBps(uint32_t round, uint32_t destination
 double
 TrainingIslandApplication::GetReceiveRateBps(uint32_t round, uint32_t source) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto it = plan.recvRateBps.find(source);
     NS_ABORT_MSG_IF(it == plan.recvRateBps.end(),
                     "TrainingIslandApplication::GetReceiveRateBps: island "
@@ -512,13 +515,15 @@ TrainingIslandApplication::IsRing() const
 }
 
 uint32_t
-TrainingIslandApplication::GetRingSteps(const Plan& plan) const
+TrainingIslandApplication::GetRingSteps(const ExchangePlan& plan) const
 {
     return 2 * (static_cast<uint32_t>(plan.ring.size()) - 1);
 }
 
 uint32_t
-TrainingIslandApplication::GetRingSegment(const Plan& plan, uint32_t position, uint32_t step) const
+TrainingIslandApplication::GetRingSegment(const ExchangePlan& plan,
+                                          uint32_t position,
+                                          uint32_t step) const
 {
     const uint32_t k = plan.ring.size();
     if (step + 1 < k)
@@ -531,7 +536,7 @@ TrainingIslandApplication::GetRingSegment(const Plan& plan, uint32_t position, u
 }
 
 uint64_t
-TrainingIslandApplication::GetRingContributors(const Plan& plan,
+TrainingIslandApplication::GetRingContributors(const ExchangePlan& plan,
                                                uint32_t position,
                                                uint32_t step) const
 {
@@ -546,7 +551,7 @@ TrainingIslandApplication::GetRingContributors(const Plan& plan,
 }
 
 uint32_t
-TrainingIslandApplication::FindRingStep(const Plan& plan,
+TrainingIslandApplication::FindRingStep(const ExchangePlan& plan,
                                         uint32_t position,
                                         uint64_t contributors,
                                         uint32_t chunk) const
@@ -556,7 +561,7 @@ TrainingIslandApplication::FindRingStep(const Plan& plan,
     {
         return NO_RING_STEP;
     }
-    const uint32_t segment = GetSegmentOfChunk(plan, chunk);
+    const uint32_t segment = plan.GetSegmentOfChunk(chunk);
     const uint32_t count = std::bitset<64>(contributors).count();
     uint32_t step = NO_RING_STEP;
     if (count == k)
@@ -586,15 +591,8 @@ TrainingIslandApplication::FindRingStep(const Plan& plan,
     return step;
 }
 
-uint32_t
-TrainingIslandApplication::GetSegmentOfChunk(const Plan& plan, uint32_t chunk) const
-{
-    auto it = std::upper_bound(plan.segmentFirst.begin(), plan.segmentFirst.end(), chunk);
-    return static_cast<uint32_t>(std::distance(plan.segmentFirst.begin(), it)) - 1;
-}
-
 std::vector<float>
-TrainingIslandApplication::GetRingValues(const Plan& plan,
+TrainingIslandApplication::GetRingValues(const ExchangePlan& plan,
                                          const TxState& tx,
                                          uint32_t step,
                                          uint32_t offset,
@@ -633,7 +631,7 @@ TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
     {
         return NO_RING_STEP;
     }
-    const Plan& plan = GetPlan(header.GetRound());
+    const ExchangePlan& plan = GetPlan(header.GetRound());
     if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
         header.GetChunkCount() != plan.chunkCount)
     {
@@ -663,6 +661,7 @@ TrainingIslandApplication::DoDispose()
     m_socket = nullptr;
     m_rx.clear();
     m_tx.clear();
+    m_planner.reset();
     m_topology.reset();
     m_schedule.reset();
     Application::DoDispose();
@@ -674,214 +673,46 @@ TrainingIslandApplication::BuildPlans()
     NS_ABORT_MSG_IF(!m_topology || !m_schedule,
                     "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
     const std::string& id = m_topology->GetCity(m_island).id;
-    NS_ABORT_MSG_IF(m_mode == CapabilityMode::TREE,
-                    "TrainingIslandApplication ("
-                        << id << "): mode 'tree' is analytic only (MODEL.md's upper bound needs "
-                        << "a summing FPGA in every router) and is not simulated (simulated: "
-                        << "unicast, multicast, aggregation, both, ring)");
     NS_ABORT_MSG_IF(IsMulticast() && m_groups.size() != m_schedule->GetNRounds(),
                     "TrainingIslandApplication ("
                         << id << "): mode '" << CapabilityModeToString(m_mode)
                         << "' needs one multicast group per schedule round (SetMulticastGroups; "
                            "TrainingHelper::SetMulticast does it), got "
                         << m_groups.size() << " for " << m_schedule->GetNRounds() << " rounds");
-    NS_ABORT_MSG_IF(uint64_t{IslandSyncHeader::VALUE_BYTES} * m_parameterCount > m_modelBytes,
-                    "TrainingIslandApplication (" << id << "): ParameterCount " << m_parameterCount
-                                                  << " x 4 bytes exceeds "
-                                                  << "ModelBytes " << m_modelBytes);
-    NS_ABORT_MSG_IF(m_chunkBytesAttr % IslandSyncHeader::VALUE_BYTES != 0,
-                    "TrainingIslandApplication (" << id << "): ChunkBytes " << m_chunkBytesAttr
-                                                  << " is not a multiple of 4");
-
-    const uint32_t overhead = IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
-    LinkLoadModel loadModel(*m_topology);
-    m_plans.clear();
-    for (uint32_t sr = 0; sr < m_schedule->GetNRounds(); ++sr)
+    ExchangePlanner::Config config;
+    config.mode = m_mode;
+    config.modelBytes = m_modelBytes;
+    config.chunkBytes = m_chunkBytesAttr;
+    config.parameterCount = m_parameterCount;
+    config.streamRateBps = static_cast<double>(m_streamRate.GetBitRate());
+    try
     {
-        Plan plan;
-        plan.clique = m_schedule->GetCliqueOf(sr, m_island);
-        if (plan.clique != CliqueSchedule::IDLE)
-        {
-            plan.members = m_schedule->GetRound(sr)[plan.clique];
-        }
+        m_planner = std::make_unique<ExchangePlanner>(*m_topology, *m_schedule, config);
+        m_plans = m_planner->GetPlans(m_island);
+    }
+    catch (const WanConfigError& error)
+    {
+        NS_FATAL_ERROR("TrainingIslandApplication (" << id << "): " << error.what());
+    }
+    if (!IsMulticast())
+    {
+        return;
+    }
+    for (uint32_t sr = 0; sr < m_plans.size(); ++sr)
+    {
+        ExchangePlan& plan = m_plans[sr];
         if (plan.members.size() >= 2)
         {
-            uint32_t pathMtu = std::numeric_limits<uint32_t>::max();
-            for (uint32_t a : plan.members)
-            {
-                for (uint32_t b : plan.members)
-                {
-                    if (a != b)
-                    {
-                        pathMtu = std::min(pathMtu, m_topology->GetPathMtuBytes(a, b));
-                    }
-                }
-            }
-            uint32_t fit = (pathMtu - overhead) / IslandSyncHeader::VALUE_BYTES *
-                           IslandSyncHeader::VALUE_BYTES;
-            NS_ABORT_MSG_IF(m_chunkBytesAttr > fit,
-                            "TrainingIslandApplication ("
-                                << id << "): ChunkBytes " << m_chunkBytesAttr << " exceeds the "
-                                << fit << " bytes that fit the path MTU " << pathMtu
-                                << " of the clique of schedule round " << sr);
-            plan.chunkBytes = m_chunkBytesAttr > 0 ? m_chunkBytesAttr : fit;
-            const uint32_t k = plan.members.size();
-            if (IsRing() && m_chunkBytesAttr == 0 &&
-                (m_modelBytes + plan.chunkBytes - 1) / plan.chunkBytes < k)
-            {
-                // Every member's segment needs at least one chunk: smaller chunks.
-                plan.chunkBytes =
-                    static_cast<uint32_t>(m_modelBytes / k / IslandSyncHeader::VALUE_BYTES *
-                                          IslandSyncHeader::VALUE_BYTES);
-                NS_ABORT_MSG_IF(
-                    plan.chunkBytes == 0,
-                    "TrainingIslandApplication ("
-                        << id << "): ModelBytes " << m_modelBytes
-                        << " is too small for the ring of " << k << " members of schedule round "
-                        << sr << " (each member's segment needs a chunk of at least 4 bytes)");
-            }
-            uint64_t count = (m_modelBytes + plan.chunkBytes - 1) / plan.chunkBytes;
-            NS_ABORT_MSG_IF(count > std::numeric_limits<uint32_t>::max(),
-                            "TrainingIslandApplication (" << id << "): ModelBytes " << m_modelBytes
-                                                          << " needs more than 2^32 chunks");
-            NS_ABORT_MSG_IF(IsRing() && count < k,
-                            "TrainingIslandApplication ("
-                                << id << "): ChunkBytes " << plan.chunkBytes << " cuts ModelBytes "
-                                << m_modelBytes << " into " << count << " chunks, fewer than the "
-                                << k << " members of the ring of schedule round " << sr
-                                << " (each member's segment needs a chunk): lower ChunkBytes");
-            plan.chunkCount = static_cast<uint32_t>(count);
-
-            // Bottleneck shares of the round's loads (MODEL.md's counts for this mode).
-            std::vector<double> loads = loadModel.GetRoundLoads(m_schedule->GetRound(sr), m_mode);
-            auto share = [&](const std::vector<uint32_t>& links) {
-                double best = std::numeric_limits<double>::infinity();
-                for (uint32_t d : links)
-                {
-                    NS_ABORT_MSG_IF(loads[d] <= 0,
-                                    "TrainingIslandApplication: no load counted on "
-                                        << m_topology->GetDirectedLinkName(d)
-                                        << " for a stream that crosses it");
-                    best =
-                        std::min(best, m_topology->GetDirectedLinkCapacityGbps(d) * 1e9 / loads[d]);
-                }
-                return best;
-            };
-            auto unicastRate = [&](uint32_t src, uint32_t dst) {
-                return share(m_topology->GetRoute(src, dst).links);
-            };
-            auto treeRate = [&](uint32_t src) {
-                return share(loadModel.GetSourceTree(src, plan.members));
-            };
-            const double fixed = static_cast<double>(m_streamRate.GetBitRate());
-            double common = std::numeric_limits<double>::infinity();
-            if (m_mode == CapabilityMode::AGGREGATION)
-            {
-                for (uint32_t a : plan.members)
-                {
-                    for (uint32_t b : plan.members)
-                    {
-                        if (a != b)
-                        {
-                            common = std::min(common, unicastRate(a, b));
-                        }
-                    }
-                }
-            }
-            else if (m_mode == CapabilityMode::BOTH)
-            {
-                for (uint32_t a : plan.members)
-                {
-                    common = std::min(common, treeRate(a));
-                }
-            }
-            if (IsRing())
-            {
-                SetRingPlan(plan, loads, loadModel);
-            }
-            for (uint32_t other : plan.members)
-            {
-                if (other == m_island || IsRing())
-                {
-                    continue;
-                }
-                double send = 0;
-                double recv = 0;
-                switch (m_mode)
-                {
-                case CapabilityMode::UNICAST:
-                    send = unicastRate(m_island, other);
-                    recv = unicastRate(other, m_island);
-                    break;
-                case CapabilityMode::MULTICAST:
-                    send = treeRate(m_island);
-                    recv = treeRate(other);
-                    break;
-                default:
-                    send = common;
-                    recv = common;
-                    break;
-                }
-                plan.sendRateBps[other] = fixed > 0 ? fixed : send;
-                plan.recvRateBps[other] = fixed > 0 ? fixed : recv;
-            }
-            if (IsMulticast())
-            {
-                plan.group = m_groups[sr];
-                NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
-                                    "TrainingIslandApplication ("
-                                        << id << "): the group of schedule round " << sr << ", "
-                                        << plan.group << ", is not a multicast address");
-                plan.groupRateBps = plan.sendRateBps.begin()->second;
-            }
+            plan.group = m_groups[sr];
+            NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
+                                "TrainingIslandApplication ("
+                                    << id << "): the group of schedule round " << sr << ", "
+                                    << plan.group << ", is not a multicast address");
         }
-        plan.wireClique = static_cast<uint16_t>(plan.clique);
-        m_plans.push_back(std::move(plan));
     }
 }
 
-void
-TrainingIslandApplication::SetRingPlan(Plan& plan,
-                                       const std::vector<double>& loads,
-                                       const LinkLoadModel& loadModel) const
-{
-    const uint32_t k = plan.members.size();
-    plan.ring = loadModel.GetRingOrder(plan.members);
-    plan.ringPosition = static_cast<uint32_t>(
-        std::distance(plan.ring.begin(), std::find(plan.ring.begin(), plan.ring.end(), m_island)));
-    plan.successor = plan.ring[(plan.ringPosition + 1) % k];
-    plan.predecessor = plan.ring[(plan.ringPosition + k - 1) % k];
-    plan.segmentFirst.clear();
-    for (uint32_t j = 0; j <= k; ++j)
-    {
-        plan.segmentFirst.push_back(static_cast<uint32_t>(uint64_t{j} * plan.chunkCount / k));
-    }
-    // The bottleneck share of the round's loads along a route.
-    auto unicastRate = [&](uint32_t src, uint32_t dst) {
-        double best = std::numeric_limits<double>::infinity();
-        for (uint32_t d : m_topology->GetRoute(src, dst).links)
-        {
-            NS_ABORT_MSG_IF(loads[d] <= 0,
-                            "TrainingIslandApplication: no load counted on "
-                                << m_topology->GetDirectedLinkName(d)
-                                << " for a stream that crosses it");
-            best = std::min(best, m_topology->GetDirectedLinkCapacityGbps(d) * 1e9 / loads[d]);
-        }
-        return best;
-    };
-    // A hop carries w = 2(k-1)/k streams, one step after the other: at w times the bottleneck
-    // share, every hop crossing a link ends after 8 S n_l / capacity.
-    const double w = 2.0 * (k - 1) / k;
-    const double fixed = static_cast<double>(m_streamRate.GetBitRate());
-    plan.sendRateBps.clear();
-    plan.recvRateBps.clear();
-    plan.sendRateBps[plan.successor] =
-        fixed > 0 ? fixed : w * unicastRate(m_island, plan.successor);
-    plan.recvRateBps[plan.predecessor] =
-        fixed > 0 ? fixed : w * unicastRate(plan.predecessor, m_island);
-}
-
-const TrainingIslandApplication::Plan&
+const ExchangePlan&
 TrainingIslandApplication::GetPlan(uint32_t round) const
 {
     if (!m_viewPlans.empty())
@@ -895,63 +726,12 @@ TrainingIslandApplication::GetPlan(uint32_t round) const
     return GetBasePlan(round);
 }
 
-const TrainingIslandApplication::Plan&
+const ExchangePlan&
 TrainingIslandApplication::GetBasePlan(uint32_t round) const
 {
     NS_ABORT_MSG_IF(m_plans.empty(),
                     "TrainingIslandApplication: the plans are built when the application starts");
     return m_plans[round % m_plans.size()];
-}
-
-uint64_t
-TrainingIslandApplication::GetMemberBits(const Plan& plan)
-{
-    uint64_t bits = 0;
-    for (uint32_t member : plan.members)
-    {
-        bits |= Bit(member);
-    }
-    return bits;
-}
-
-TrainingIslandApplication::Plan
-TrainingIslandApplication::MakeViewPlan(uint32_t round, uint64_t excluded) const
-{
-    const Plan& base = GetBasePlan(round);
-    Plan plan = base;
-    plan.excluded = excluded & GetMemberBits(base) & ~Bit(m_island);
-    plan.members.clear();
-    for (uint32_t member : base.members)
-    {
-        if (!(plan.excluded & Bit(member)))
-        {
-            plan.members.push_back(member);
-        }
-        else
-        {
-            plan.sendRateBps.erase(member);
-            plan.recvRateBps.erase(member);
-        }
-    }
-    if (IsRing())
-    {
-        // A new ring over the remaining members, with a clique id of its own on the wire.
-        const uint32_t excludedCount = std::bitset<64>(plan.excluded).count();
-        plan.wireClique =
-            static_cast<uint16_t>(base.clique + IslandSyncHeader::MAX_ISLANDS * excludedCount);
-        plan.ring.clear();
-        plan.segmentFirst.clear();
-        plan.sendRateBps.clear();
-        plan.recvRateBps.clear();
-        if (plan.members.size() >= 2)
-        {
-            LinkLoadModel loadModel(*m_topology);
-            CliqueSchedule::Round cliques = m_schedule->GetRound(round % m_plans.size());
-            cliques[base.clique] = plan.members;
-            SetRingPlan(plan, loadModel.GetRoundLoads(cliques, m_mode), loadModel);
-        }
-    }
-    return plan;
 }
 
 void
@@ -968,37 +748,6 @@ TrainingIslandApplication::PruneViewPlans()
             ++it;
         }
     }
-}
-
-uint32_t
-TrainingIslandApplication::GetPayloadBytes(const Plan& plan, uint32_t chunk) const
-{
-    if (chunk + 1 < plan.chunkCount)
-    {
-        return plan.chunkBytes;
-    }
-    return static_cast<uint32_t>(m_modelBytes - uint64_t{plan.chunkBytes} * (plan.chunkCount - 1));
-}
-
-std::pair<uint32_t, uint32_t>
-TrainingIslandApplication::GetValueSlice(const Plan& plan, uint32_t chunk) const
-{
-    uint64_t offset = uint64_t{chunk} * (plan.chunkBytes / IslandSyncHeader::VALUE_BYTES);
-    if (offset >= m_parameterCount)
-    {
-        return {0, 0};
-    }
-    uint64_t count =
-        std::min<uint64_t>(m_parameterCount - offset,
-                           GetPayloadBytes(plan, chunk) / IslandSyncHeader::VALUE_BYTES);
-    return {static_cast<uint32_t>(offset), static_cast<uint32_t>(count)};
-}
-
-uint32_t
-TrainingIslandApplication::GetWireBytes(const Plan& plan, uint32_t chunk) const
-{
-    return PPP_HEADER_BYTES + IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE +
-           GetPayloadBytes(plan, chunk);
 }
 
 Time
@@ -1019,14 +768,14 @@ TrainingIslandApplication::GetMaxNackRanges(uint32_t other) const
 }
 
 Time
-TrainingIslandApplication::GetStallTime(const Plan& plan, uint32_t source) const
+TrainingIslandApplication::GetStallTime(const ExchangePlan& plan, uint32_t source) const
 {
-    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
+    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
     return std::max(m_nackTimeout, CeilNanoSeconds(4 * interval));
 }
 
 Time
-TrainingIslandApplication::GetPatience(const Plan& plan, uint32_t source) const
+TrainingIslandApplication::GetPatience(const ExchangePlan& plan, uint32_t source) const
 {
     return m_aggregationTimeout + GetStallTime(plan, source);
 }
@@ -1180,7 +929,7 @@ TrainingIslandApplication::StartRound()
     }
     PruneViewPlans();
     // Members believed gone (or excluded by others ahead of this round) are left out at once.
-    const Plan& base = GetBasePlan(m_round);
+    const ExchangePlan& base = GetBasePlan(m_round);
     uint64_t excluded = 0;
     auto pending = m_pendingExclusions.find(m_round);
     if (pending != m_pendingExclusions.end())
@@ -1207,7 +956,7 @@ TrainingIslandApplication::StartRound()
     {
         ApplyView(m_round, excluded);
     }
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     if (plan.excluded != 0)
     {
         // The view tells the members the round has started, and the excluded ones (in case
@@ -1269,7 +1018,7 @@ void
 TrainingIslandApplication::BeginExchange()
 {
     NS_LOG_FUNCTION(this << m_round);
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     if (plan.members.size() < 2)
     {
         FinishRound();
@@ -1379,7 +1128,7 @@ void
 TrainingIslandApplication::FinishRound()
 {
     NS_LOG_FUNCTION(this << m_round);
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     m_readyEvent.Cancel();
     if (plan.members.size() < 2)
     {
@@ -1399,7 +1148,7 @@ TrainingIslandApplication::FinishRound()
     }
     else
     {
-        m_lastContributors = GetMemberBits(plan);
+        m_lastContributors = plan.GetMemberBits();
         auto it = m_rx.find(m_round);
         NS_ASSERT(it != m_rx.end());
         double k = static_cast<double>(plan.members.size());
@@ -1413,7 +1162,7 @@ TrainingIslandApplication::FinishRound()
             const uint32_t valuesPerChunk = plan.chunkBytes / IslandSyncHeader::VALUE_BYTES;
             for (uint32_t v = 0; v < m_parameterCount; ++v)
             {
-                float sum = GetSegmentOfChunk(plan, v / valuesPerChunk) == own
+                float sum = plan.GetSegmentOfChunk(v / valuesPerChunk) == own
                                 ? static_cast<float>(received.partial[v] + m_parameters[v])
                                 : received.reduced[v];
                 m_parameters[v] = static_cast<float>(sum / k);
@@ -1442,7 +1191,7 @@ TrainingIslandApplication::GetRxState(uint32_t round)
     {
         return it->second;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     RxState& rx = m_rx[round];
     if (IsRing())
     {
@@ -1575,7 +1324,7 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     {
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     TxStream* target = &pacer;
     if (IsRing())
     {
@@ -1619,7 +1368,7 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     double rate = group ? plan.groupRateBps : plan.sendRateBps.at(pacer.destination);
     // Exact send times (no drift from nanosecond rounding); an idle stream restarts now.
     double start = std::max(pacer.nextSendS, now - 1e-9);
-    pacer.nextSendS = start + 8.0 * GetWireBytes(plan, chunk) / rate;
+    pacer.nextSendS = start + 8.0 * plan.GetWireBytes(chunk) / rate;
     if (IsRing() && target->pending.IsEmpty())
     {
         // The step's last chunk has left: wait for its DONE.
@@ -1691,7 +1440,7 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
         GiveUpStream(round, key);
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     uint32_t chunk = plan.chunkCount - 1;
     if (IsRing())
     {
@@ -1702,7 +1451,7 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
     SendChunk(round, tx, stream, chunk, true);
     double now = Simulator::Now().GetSeconds();
     double rate = tx.multicast ? plan.groupRateBps : plan.sendRateBps.at(destination);
-    pacer.nextSendS = std::max(pacer.nextSendS, now) + 8.0 * GetWireBytes(plan, chunk) / rate;
+    pacer.nextSendS = std::max(pacer.nextSendS, now) + 8.0 * plan.GetWireBytes(chunk) / rate;
     stream.probeEvent = Simulator::Schedule(GetProbeWait(destination),
                                             &TrainingIslandApplication::Probe,
                                             this,
@@ -1717,8 +1466,8 @@ TrainingIslandApplication::SendChunk(uint32_t round,
                                      uint32_t chunk,
                                      bool resent)
 {
-    const Plan& plan = GetPlan(round);
-    auto [offset, count] = GetValueSlice(plan, chunk);
+    const ExchangePlan& plan = GetPlan(round);
+    auto [offset, count] = plan.GetValueSlice(chunk);
     IslandSyncHeader header;
     header.SetType(IslandSyncHeader::DATA);
     header.SetJobId(m_jobId);
@@ -1741,7 +1490,7 @@ TrainingIslandApplication::SendChunk(uint32_t round,
         header.SetValues(
             std::vector<float>(tx.values.begin() + offset, tx.values.begin() + offset + count));
     }
-    uint32_t payload = GetPayloadBytes(plan, chunk);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
     SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.destination);
     ++m_chunksSent;
     if (resent)
@@ -1791,9 +1540,9 @@ TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t key)
     {
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     Time now = Simulator::Now();
-    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
+    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
     // Behind an FPGA, a first stall may be a slot waiting for a slower contributor or for its
     // Timeout: wait until its (partial) aggregate must have left.
     Time idle = IsAggregated() && stream.attempts == 0 ? GetPatience(plan, source)
@@ -1899,13 +1648,13 @@ TrainingIslandApplication::GapCheck(uint32_t round, uint32_t source)
     {
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     uint64_t chunks = 0;
     for (const auto& range : missing)
     {
         chunks += range.second - range.first;
     }
-    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
+    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
     SendNack(round, source, missing);
     stream.holdUntil =
         std::max(stream.holdUntil,
@@ -1918,7 +1667,7 @@ TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
                                            uint32_t key,
                                            uint32_t& source) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     IslandSyncHeader header;
     header.SetType(type);
     header.SetJobId(m_jobId);
@@ -2039,7 +1788,7 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
 Time
 TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     Time period = m_nackTimeout;
     for (uint32_t member : plan.members)
     {
@@ -2055,7 +1804,7 @@ std::vector<uint32_t>
 TrainingIslandApplication::GetAwaited(uint32_t round) const
 {
     std::vector<uint32_t> awaited;
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto txIt = m_tx.find(round);
     auto rxIt = m_rx.find(round);
     if (IsRing())
@@ -2184,7 +1933,7 @@ TrainingIslandApplication::HandleReady(const IslandSyncHeader& header)
     {
         // The answer tells the asker the round this island is in, and its view when it has
         // excluded members from it.
-        const Plan& base = GetBasePlan(m_round);
+        const ExchangePlan& base = GetBasePlan(m_round);
         bool member =
             std::find(base.members.begin(), base.members.end(), peer) != base.members.end();
         if (member && GetPlan(m_round).excluded != 0)
@@ -2203,9 +1952,9 @@ TrainingIslandApplication::GetView(uint32_t round) const
 {
     if (round == m_round || m_viewPlans.count(round))
     {
-        return GetMemberBits(GetPlan(round));
+        return GetPlan(round).GetMemberBits();
     }
-    uint64_t view = GetMemberBits(GetBasePlan(round));
+    uint64_t view = GetBasePlan(round).GetMemberBits();
     auto pending = m_pendingExclusions.find(round);
     if (pending != m_pendingExclusions.end())
     {
@@ -2237,17 +1986,17 @@ TrainingIslandApplication::RefreshView(uint32_t member)
     {
         return;
     }
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     if (plan.excluded == 0)
     {
         return;
     }
-    const Plan& base = GetBasePlan(m_round);
+    const ExchangePlan& base = GetBasePlan(m_round);
     if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
     {
         return;
     }
-    const uint64_t view = GetMemberBits(plan);
+    const uint64_t view = plan.GetMemberBits();
     auto confirmed = m_peerViews.find(member);
     if (confirmed != m_peerViews.end() && confirmed->second.round == m_round &&
         confirmed->second.view == view)
@@ -2273,8 +2022,8 @@ TrainingIslandApplication::HandleView(const IslandSyncHeader& header)
         ++m_rejectedPackets;
         return;
     }
-    const Plan& base = GetBasePlan(round);
-    const uint64_t members = GetMemberBits(base);
+    const ExchangePlan& base = GetBasePlan(round);
+    const uint64_t members = base.GetMemberBits();
     const uint64_t view = header.GetContributors();
     if (!(members & Bit(peer)) || peer == m_island || !(members & Bit(m_island)) ||
         (view & ~members) != 0 || !(view & Bit(peer)))
@@ -2326,7 +2075,7 @@ TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const 
     {
         return false;
     }
-    const Plan& base = GetBasePlan(round);
+    const ExchangePlan& base = GetBasePlan(round);
     if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
     {
         return false;
@@ -2369,7 +2118,7 @@ TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const 
     {
         return true;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     for (uint32_t other : base.members)
     {
         if (other != m_island && !(plan.excluded & Bit(other) && other != member))
@@ -2408,8 +2157,9 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
             }
         }
     }
-    m_viewPlans[round] = MakeViewPlan(round, excluded);
-    const Plan& plan = m_viewPlans[round];
+    m_viewPlans[round] =
+        m_planner->MakeViewPlan(GetBasePlan(round), round % m_plans.size(), excluded);
+    const ExchangePlan& plan = m_viewPlans[round];
     if (IsRing())
     {
         // The ring's exchange starts again over the new ring: drop the old one's state.
@@ -2538,7 +2288,7 @@ TrainingIslandApplication::AbandonRound(const std::string& reason)
     NS_LOG_FUNCTION(this << m_round << reason);
     NS_LOG_WARN("island " << m_topology->GetCity(m_island).id << " abandons round " << m_round
                           << ": " << reason);
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     auto rxIt = m_rx.find(m_round);
     if (rxIt != m_rx.end())
     {
@@ -2590,7 +2340,7 @@ TrainingIslandApplication::DescribeState() const
         state << "computing (local step " << m_stepsDone << " of " << m_localSteps << ")";
         return state.str();
     }
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     state << "exchanging in clique {";
     for (std::size_t k = 0; k < plan.members.size(); ++k)
     {
@@ -2701,7 +2451,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         ++m_rejectedPackets;
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     uint64_t others = 0;
     for (uint32_t member : plan.members)
     {
@@ -2725,8 +2475,8 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         ++m_rejectedPackets;
         return;
     }
-    auto [offset, count] = GetValueSlice(plan, chunk);
-    uint32_t payload = GetPayloadBytes(plan, chunk);
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
     if (header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
         IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
     {
@@ -2805,7 +2555,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         stream.lastArrival = now;
         stream.attempts = 0;
         stream.started = true;
-        double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
+        double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
         if (chunk > stream.nextFirst && IsAggregated())
         {
             // Behind an FPGA the gap's chunks may still wait in slots for another contributor:
@@ -2864,7 +2614,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         ++m_rejectedPackets;
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     const uint32_t chunk = header.GetChunkIndex();
     if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
         header.GetChunkCount() != plan.chunkCount || header.GetSender() != plan.predecessor)
@@ -2881,8 +2631,8 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     const uint32_t position = (plan.ringPosition + k - 1) % k;
     const uint64_t contributors = header.GetContributors();
     const uint32_t step = FindRingStep(plan, position, contributors, chunk);
-    auto [offset, count] = GetValueSlice(plan, chunk);
-    uint32_t payload = GetPayloadBytes(plan, chunk);
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
     if (step == NO_RING_STEP || (header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
         header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
         IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
@@ -2942,7 +2692,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     if (chunk > stream.nextFirst)
     {
         // First transmissions of a step arrive in order: a gap is a loss.
-        double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(plan.predecessor);
+        double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(plan.predecessor);
         std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
         SendNack(round, step, gap);
         stream.holdUntil = std::max(stream.holdUntil,
@@ -2993,7 +2743,7 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         return;
     }
     TxState& tx = txIt->second;
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto streamIt = tx.streams.end();
     if (IsRing())
     {
@@ -3060,7 +2810,7 @@ TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
     if (IsRing())
     {
         // The successor holds one step, named by its bitmap and first chunk.
-        const Plan& plan = GetPlan(round);
+        const ExchangePlan& plan = GetPlan(round);
         uint32_t step =
             FindRingStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
         if (header.GetSender() == plan.successor && step != NO_RING_STEP)

@@ -9,6 +9,7 @@
 
 #include "chunk-range-set.h"
 #include "clique-schedule.h"
+#include "exchange-plan.h"
 #include "island-sync-header.h"
 #include "link-load-model.h"
 #include "local-objective.h"
@@ -32,6 +33,7 @@
 namespace ns3
 {
 
+class ExchangePlanner;
 class Socket;
 class Packet;
 class Address;
@@ -481,26 +483,6 @@ class TrainingIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /** What this island does in one schedule round. */
-    struct Plan
-    {
-        uint32_t clique{CliqueSchedule::IDLE};  //!< clique index, IDLE when idle
-        std::vector<uint32_t> members;          //!< clique members (empty when idle)
-        uint32_t chunkBytes{0};                 //!< model bytes per chunk
-        uint32_t chunkCount{0};                 //!< chunks per contribution
-        std::map<uint32_t, double> sendRateBps; //!< destination -> pacing rate
-        std::map<uint32_t, double> recvRateBps; //!< source -> its pacing rate toward us
-        Ipv4Address group;                      //!< multicast group we send to
-        double groupRateBps{0};                 //!< pacing rate of our multicast stream
-        std::vector<uint32_t> ring;             //!< ring mode: the members in ring order
-        uint32_t ringPosition{0};               //!< ring mode: our index in ring
-        uint32_t predecessor{0};                //!< ring mode: the member we receive from
-        uint32_t successor{0};                  //!< ring mode: the member we send to
-        std::vector<uint32_t> segmentFirst;     //!< ring mode: k + 1 segment bounds (chunks)
-        uint16_t wireClique{0};                 //!< the clique id on the wire
-        uint64_t excluded{0};                   //!< members of the clique excluded (bitmap)
-    };
-
     /** The last view of a round this island sent to a member. */
     struct ViewSent
     {
@@ -611,21 +593,21 @@ class TrainingIslandApplication : public Application
      * @param plan a ring plan
      * @return the steps of the ring's exchange, 2(k-1)
      */
-    uint32_t GetRingSteps(const Plan& plan) const;
+    uint32_t GetRingSteps(const ExchangePlan& plan) const;
     /**
      * @param plan a ring plan
      * @param position a place on the ring (index in plan.ring)
      * @param step a step
      * @return the segment the member at that place sends in that step
      */
-    uint32_t GetRingSegment(const Plan& plan, uint32_t position, uint32_t step) const;
+    uint32_t GetRingSegment(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
     /**
      * @param plan a ring plan
      * @param position a place on the ring
      * @param step a step
      * @return the contributor bitmap of what the member at that place sends in that step
      */
-    uint64_t GetRingContributors(const Plan& plan, uint32_t position, uint32_t step) const;
+    uint64_t GetRingContributors(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
     /**
      * @param plan a ring plan
      * @param position the sender's place on the ring
@@ -634,16 +616,10 @@ class TrainingIslandApplication : public Application
      * @return the step whose segment holds the chunk and whose bitmap is that one, or
      *         NO_RING_STEP
      */
-    uint32_t FindRingStep(const Plan& plan,
+    uint32_t FindRingStep(const ExchangePlan& plan,
                           uint32_t position,
                           uint64_t contributors,
                           uint32_t chunk) const;
-    /**
-     * @param plan a ring plan
-     * @param chunk a chunk index (< plan.chunkCount)
-     * @return the segment holding it
-     */
-    uint32_t GetSegmentOfChunk(const Plan& plan, uint32_t chunk) const;
     /**
      * @brief The values this island sends in one ring step (ring mode).
      * @param plan the round's ring plan
@@ -654,7 +630,7 @@ class TrainingIslandApplication : public Application
      * @return own values (step 0), predecessor's partial + own values in float32 (steps 1 ..
      *         k-1), the full sums received (steps k .. 2k-3)
      */
-    std::vector<float> GetRingValues(const Plan& plan,
+    std::vector<float> GetRingValues(const ExchangePlan& plan,
                                      const TxState& tx,
                                      uint32_t step,
                                      uint32_t offset,
@@ -663,56 +639,17 @@ class TrainingIslandApplication : public Application
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
     /**
-     * @brief Ring mode: the ring order, place, neighbours, segments and rates of a plan whose
-     * members (two or more) and chunk count are set.
-     * @param plan the plan
-     * @param loads the round's link loads (LinkLoadModel::GetRoundLoads)
-     * @param loadModel the load model of the topology
-     */
-    void SetRingPlan(Plan& plan,
-                     const std::vector<double>& loads,
-                     const LinkLoadModel& loadModel) const;
-    /**
      * @param round a round
      * @return the plan of the round: its schedule round's, or the view after exclusions
      */
-    const Plan& GetPlan(uint32_t round) const;
+    const ExchangePlan& GetPlan(uint32_t round) const;
     /**
      * @param round a round
      * @return the plan of its schedule round (every member of the clique)
      */
-    const Plan& GetBasePlan(uint32_t round) const;
-    /**
-     * @param round a round
-     * @param excluded members of the round's clique to leave out
-     * @return the plan of the round without them
-     */
-    Plan MakeViewPlan(uint32_t round, uint64_t excluded) const;
-    /**
-     * @param plan a plan
-     * @return the bitmap of its members
-     */
-    static uint64_t GetMemberBits(const Plan& plan);
+    const ExchangePlan& GetBasePlan(uint32_t round) const;
     /** Forget the views of rounds that are over and have nothing left to send. */
     void PruneViewPlans();
-    /**
-     * @param plan a plan
-     * @param chunk a chunk index
-     * @return the chunk's model payload bytes
-     */
-    uint32_t GetPayloadBytes(const Plan& plan, uint32_t chunk) const;
-    /**
-     * @param plan a plan
-     * @param chunk a chunk index
-     * @return the index of its first value and its number of values
-     */
-    std::pair<uint32_t, uint32_t> GetValueSlice(const Plan& plan, uint32_t chunk) const;
-    /**
-     * @param plan a plan
-     * @param chunk a chunk index
-     * @return the bytes of the chunk's packet on a point-to-point link
-     */
-    uint32_t GetWireBytes(const Plan& plan, uint32_t chunk) const;
     /**
      * @param other another island
      * @return the round-trip time between this island and it (route latencies)
@@ -729,14 +666,14 @@ class TrainingIslandApplication : public Application
      * @return how long its stream may be silent before a stall NACK: max(NackTimeout, 4
      *         packet intervals)
      */
-    Time GetStallTime(const Plan& plan, uint32_t source) const;
+    Time GetStallTime(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @param plan the round's plan
      * @param source a contributor
      * @return how long a gap waits before it is NACKed (aggregation and both modes):
      *         AggregationTimeout + GetStallTime
      */
-    Time GetPatience(const Plan& plan, uint32_t source) const;
+    Time GetPatience(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @param destination a member
      * @return how long a sender that has sent everything waits for its DONE before a probe
@@ -1029,8 +966,9 @@ class TrainingIslandApplication : public Application
     std::vector<Ipv4Address> m_addresses;             //!< island addresses
     std::vector<Ipv4Address> m_groups;                //!< our group per schedule round
     uint8_t m_multicastTtl;                           //!< multicast TTL (0: not given)
-    std::vector<Plan> m_plans;                        //!< plan per schedule round
-    std::map<uint32_t, Plan> m_viewPlans;             //!< plans of rounds with exclusions
+    std::unique_ptr<ExchangePlanner> m_planner;       //!< plans and views of plans
+    std::vector<ExchangePlan> m_plans;                //!< plan per schedule round
+    std::map<uint32_t, ExchangePlan> m_viewPlans;     //!< plans of rounds with exclusions
 
     // State.
     Ptr<Socket> m_socket;                                //!< the UDP socket
