@@ -7,6 +7,7 @@
 #include "training-island-application.h"
 
 #include "exchange-planner.h"
+#include "island-timing.h"
 #include "wan-config-error.h"
 
 #include "ns3/abort.h"
@@ -39,20 +40,6 @@ namespace
 {
 
 /**
- * @param seconds a non-negative delay in seconds
- * @return the delay rounded up to the next nanosecond (never early)
- */
-Time
-CeilNanoSeconds(double seconds)
-{
-    if (seconds <= 0)
-    {
-        return Time(0);
-    }
-    return NanoSeconds(static_cast<int64_t>(std::ceil(seconds * 1e9)));
-}
-
-/**
  * @param island an island index
  * @return its contributor bit
  */
@@ -60,41 +47,6 @@ uint64_t
 Bit(uint32_t island)
 {
     return uint64_t{1} << island;
-}
-
-/**
- * @param held the chunks held
- * @param first the first chunk of the stream
- * @param end one past its last chunk
- * @param maxRanges the largest number of intervals to return (the first ones)
- * @return the chunks of [first, end) that are not held, as intervals in increasing order
- */
-std::vector<ChunkRangeSet::Range>
-GetMissingIn(const ChunkRangeSet& held, uint32_t first, uint32_t end, uint32_t maxRanges)
-{
-    std::vector<ChunkRangeSet::Range> missing;
-    uint32_t next = first;
-    for (const auto& range : held.GetRanges())
-    {
-        if (missing.size() >= maxRanges)
-        {
-            return missing;
-        }
-        if (range.second <= next || range.first >= end)
-        {
-            continue;
-        }
-        if (range.first > next)
-        {
-            missing.emplace_back(next, range.first);
-        }
-        next = std::max(next, range.second);
-    }
-    if (next < end && missing.size() < maxRanges)
-    {
-        missing.emplace_back(next, end);
-    }
-    return missing;
 }
 
 } // namespace
@@ -755,7 +707,7 @@ TrainingIslandApplication::GetRtt(uint32_t other) const
 {
     double ms = m_topology->GetRoute(m_island, other).latencyMs +
                 m_topology->GetRoute(other, m_island).latencyMs;
-    return CeilNanoSeconds(ms * 1e-3);
+    return IslandTiming::CeilNanoSeconds(ms * 1e-3);
 }
 
 uint32_t
@@ -771,7 +723,7 @@ Time
 TrainingIslandApplication::GetStallTime(const ExchangePlan& plan, uint32_t source) const
 {
     double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
-    return std::max(m_nackTimeout, CeilNanoSeconds(4 * interval));
+    return std::max(m_nackTimeout, IslandTiming::CeilNanoSeconds(4 * interval));
 }
 
 Time
@@ -855,18 +807,16 @@ TrainingIslandApplication::StopApplication()
     {
         for (auto& [source, stream] : rx.streams)
         {
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
+            stream.Cancel();
         }
     }
     for (auto& [round, tx] : m_tx)
     {
         for (auto& [destination, stream] : tx.streams)
         {
-            stream.sendEvent.Cancel();
-            stream.probeEvent.Cancel();
+            stream.Cancel();
         }
-        tx.group.sendEvent.Cancel();
+        tx.group.GetPacer().Stop();
     }
     m_rx.clear();
     m_tx.clear();
@@ -893,8 +843,7 @@ TrainingIslandApplication::Crash()
     {
         for (auto& [key, stream] : rx.streams)
         {
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
+            stream.Cancel();
         }
     }
     m_rx.clear();
@@ -1033,19 +982,24 @@ TrainingIslandApplication::BeginExchange()
     {
         // One stream per step toward the successor, all sent by the ring's pacer.
         tx.ringValues = rx.ringValues;
-        tx.group.destination = plan.successor;
-        tx.group.nextSendS = now;
+        tx.group.m_destination = plan.successor;
+        tx.group.GetPacer().Configure(
+            StreamPacer::LOWEST_STEP,
+            MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, plan.successor));
+        tx.group.GetPacer().RestartNow();
         for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
         {
-            TxStream& stream = tx.streams[step];
-            stream.destination = plan.successor;
-            stream.step = step;
+            SendStream& stream = tx.streams[step];
+            stream.m_destination = plan.successor;
+            stream.m_step = step;
+            stream.SetProbeCallback(
+                MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, step));
             uint32_t segment = GetRingSegment(plan, plan.ringPosition, step);
-            stream.pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
-            stream.sentFirst = plan.segmentFirst[segment];
-            stream.nextSendS = now;
+            stream.m_pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
+            stream.m_sentFirst = plan.segmentFirst[segment];
+            stream.GetPacer().RestartNow();
             // A step's values are held once the predecessor's previous step is.
-            stream.waitingStep = step > 0 && !rx.streams.at(step - 1).complete;
+            stream.m_waitingStep = step > 0 && !rx.streams.at(step - 1).IsComplete();
         }
     }
     else
@@ -1054,22 +1008,30 @@ TrainingIslandApplication::BeginExchange()
         {
             if (other != m_island)
             {
-                TxStream& stream = tx.streams[other];
-                stream.destination = other;
+                SendStream& stream = tx.streams[other];
+                stream.m_destination = other;
+                stream.SetProbeCallback(
+                    MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, other));
+                stream.GetPacer().Configure(
+                    StreamPacer::OWN,
+                    MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, other));
                 if (!tx.multicast)
                 {
-                    stream.pending.Insert(0, plan.chunkCount);
+                    stream.m_pending.Insert(0, plan.chunkCount);
                 }
-                stream.nextSendS = now;
+                stream.GetPacer().RestartNow();
             }
         }
     }
     if (tx.multicast)
     {
         // One stream to the group; the members' streams carry only their repairs.
-        tx.group.destination = ALL_MEMBERS;
-        tx.group.pending.Insert(0, plan.chunkCount);
-        tx.group.nextSendS = now;
+        tx.group.m_destination = ALL_MEMBERS;
+        tx.group.GetPacer().Configure(
+            StreamPacer::GROUP,
+            MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, ALL_MEMBERS));
+        tx.group.m_pending.Insert(0, plan.chunkCount);
+        tx.group.GetPacer().RestartNow();
     }
     // Multicast reaches every member at once, and an FPGA sums a chunk only when the
     // contributions of all members arrive together: in those modes the streams wait for every
@@ -1080,7 +1042,7 @@ TrainingIslandApplication::BeginExchange()
     {
         if (m_cliqueBarrier && m_peerRound[plan.successor] < m_round)
         {
-            tx.group.waitingReady = true;
+            tx.group.m_waitingReady = true;
             ++tx.awaited;
         }
     }
@@ -1090,7 +1052,7 @@ TrainingIslandApplication::BeginExchange()
         {
             if (m_cliqueBarrier && m_peerRound[destination] < m_round)
             {
-                stream.waitingReady = true;
+                stream.m_waitingReady = true;
                 ++tx.awaited;
             }
         }
@@ -1139,8 +1101,7 @@ TrainingIslandApplication::FinishRound()
         {
             for (auto& [key, stream] : it->second.streams)
             {
-                stream.timer.Cancel();
-                stream.gapEvent.Cancel();
+                stream.Cancel();
             }
             m_rx.erase(it);
         }
@@ -1202,11 +1163,18 @@ TrainingIslandApplication::GetRxState(uint32_t round)
         const uint32_t predecessorPosition = (plan.ringPosition + k - 1) % k;
         for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
         {
-            RxStream& stream = rx.streams[step];
-            stream.source = plan.predecessor;
-            stream.step = step;
             uint32_t segment = GetRingSegment(plan, predecessorPosition, step);
-            stream.nextFirst = plan.segmentFirst[segment];
+            ReceiveStream& stream = rx.streams
+                                        .try_emplace(step,
+                                                     plan.predecessor,
+                                                     step,
+                                                     plan.segmentFirst[segment],
+                                                     plan.segmentFirst[segment + 1],
+                                                     GetReceiveTiming(plan, plan.predecessor))
+                                        .first->second;
+            stream.SetCallbacks(
+                MakeCallback(&TrainingIslandApplication::SendNack, this).Bind(round, step),
+                MakeCallback(&TrainingIslandApplication::StreamExhausted, this).Bind(round, step));
         }
         return rx;
     }
@@ -1215,7 +1183,13 @@ TrainingIslandApplication::GetRxState(uint32_t round)
     {
         if (other != m_island)
         {
-            rx.streams[other].source = other;
+            ReceiveStream& stream =
+                rx.streams
+                    .try_emplace(other, other, 0, 0, plan.chunkCount, GetReceiveTiming(plan, other))
+                    .first->second;
+            stream.SetCallbacks(
+                MakeCallback(&TrainingIslandApplication::SendNack, this).Bind(round, other),
+                MakeCallback(&TrainingIslandApplication::StreamExhausted, this).Bind(round, other));
         }
     }
     return rx;
@@ -1237,34 +1211,13 @@ TrainingIslandApplication::CheckExchangeComplete()
 }
 
 bool
-TrainingIslandApplication::HasWork(const TxState& tx, const TxStream& stream) const
+TrainingIslandApplication::HasWork(const TxState& tx, const SendStream& stream) const
 {
-    if (!stream.pending.IsEmpty())
-    {
-        return true;
-    }
-    if (&stream != &tx.group)
-    {
-        return false;
-    }
-    if (IsRing())
-    {
-        return std::any_of(tx.streams.begin(), tx.streams.end(), [](const auto& entry) {
-            return !entry.second.done && !entry.second.waitingStep &&
-                   !entry.second.pending.IsEmpty();
-        });
-    }
-    if (!tx.multicast)
-    {
-        return false;
-    }
-    return std::any_of(tx.streams.begin(), tx.streams.end(), [](const auto& entry) {
-        return !entry.second.done && !entry.second.pending.IsEmpty();
-    });
+    return stream.GetPacer().HasWork(stream, tx.streams);
 }
 
-TrainingIslandApplication::TxStream&
-TrainingIslandApplication::GetPacer(TxState& tx, TxStream& stream)
+SendStream&
+TrainingIslandApplication::GetPacer(TxState& tx, SendStream& stream)
 {
     return tx.multicast || IsRing() ? tx.group : stream;
 }
@@ -1280,32 +1233,26 @@ TrainingIslandApplication::ReleaseRingStep(uint32_t round, uint32_t step)
     }
     TxState& tx = txIt->second;
     auto it = tx.streams.find(step);
-    if (it == tx.streams.end() || !it->second.waitingStep)
+    if (it == tx.streams.end() || !it->second.m_waitingStep)
     {
         return;
     }
-    it->second.waitingStep = false;
+    it->second.m_waitingStep = false;
     ResumeStream(round, tx, tx.group);
 }
 
 void
-TrainingIslandApplication::ResumeStream(uint32_t round, TxState& tx, TxStream& stream)
+TrainingIslandApplication::ResumeStream(uint32_t round, TxState& tx, SendStream& stream)
 {
     // A member's stream of a multicast round and a ring step have no pacer of their own: the
     // group stream (the ring's pacer) sends their chunks.
     bool paced = &GetPacer(tx, stream) == &stream;
-    bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.waitingReady;
-    if (!paced || blocked || stream.sending || stream.done || !HasWork(tx, stream))
+    bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.m_waitingReady;
+    if (!paced || blocked || stream.GetPacer().IsSending() || stream.m_done || !HasWork(tx, stream))
     {
         return;
     }
-    double delay = stream.nextSendS - Simulator::Now().GetSeconds();
-    stream.sendEvent = Simulator::Schedule(CeilNanoSeconds(delay),
-                                           &TrainingIslandApplication::SendNext,
-                                           this,
-                                           round,
-                                           stream.destination);
-    stream.sending = true;
+    stream.GetPacer().Start();
 }
 
 void
@@ -1318,74 +1265,41 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     }
     TxState& tx = txIt->second;
     const bool group = destination == ALL_MEMBERS;
-    TxStream& pacer = group || IsRing() ? tx.group : tx.streams.at(destination);
-    pacer.sending = false;
-    if (pacer.done || !HasWork(tx, pacer))
+    SendStream& paced = group || IsRing() ? tx.group : tx.streams.at(destination);
+    StreamPacer& pacer = paced.GetPacer();
+    if (paced.m_done || !HasWork(tx, paced))
     {
         return;
     }
     const ExchangePlan& plan = GetPlan(round);
-    TxStream* target = &pacer;
-    if (IsRing())
+    SendStream& target = pacer.Pick(paced, tx.streams);
+    uint32_t chunk = target.m_pending.PopFront();
+    bool resent = group ? &target != &tx.group : chunk < target.m_sentFirst;
+    if (&target == &paced || IsRing())
     {
-        // The lowest step with chunks to send: repairs of earlier steps go first.
-        for (auto& [step, stream] : tx.streams)
-        {
-            if (!stream.done && !stream.waitingStep && !stream.pending.IsEmpty())
-            {
-                target = &stream;
-                break;
-            }
-        }
+        target.m_sentFirst = std::max(target.m_sentFirst, chunk + 1);
     }
-    else if (group)
-    {
-        // Repairs first, one member after the other; then the next chunk for the group.
-        auto it = tx.streams.lower_bound(tx.nextRepair);
-        for (std::size_t k = 0; k < tx.streams.size(); ++k, ++it)
-        {
-            if (it == tx.streams.end())
-            {
-                it = tx.streams.begin();
-            }
-            if (!it->second.done && !it->second.pending.IsEmpty())
-            {
-                target = &it->second;
-                tx.nextRepair = it->first + 1;
-                break;
-            }
-        }
-    }
-    uint32_t chunk = target->pending.PopFront();
-    bool resent = group ? target != &tx.group : chunk < target->sentFirst;
-    if (target == &pacer || IsRing())
-    {
-        target->sentFirst = std::max(target->sentFirst, chunk + 1);
-    }
-    SendChunk(round, tx, *target, chunk, resent);
+    SendChunk(round, tx, target, chunk, resent);
 
-    double now = Simulator::Now().GetSeconds();
-    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(pacer.destination);
-    // Exact send times (no drift from nanosecond rounding); an idle stream restarts now.
-    double start = std::max(pacer.nextSendS, now - 1e-9);
-    pacer.nextSendS = start + 8.0 * plan.GetWireBytes(chunk) / rate;
-    if (IsRing() && target->pending.IsEmpty())
+    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(paced.m_destination);
+    const double end = pacer.Advance(plan.GetWireBytes(chunk), rate);
+    if (IsRing() && target.m_pending.IsEmpty())
     {
         // The step's last chunk has left: wait for its DONE.
-        ScheduleProbe(round, *target, pacer.nextSendS);
+        ScheduleProbe(round, target, end);
     }
-    if (HasWork(tx, pacer))
+    if (HasWork(tx, paced))
     {
-        ResumeStream(round, tx, pacer);
+        ResumeStream(round, tx, paced);
     }
     else if (IsRing())
     {
         // Probes wait while the pacer is busy: restart those of every step sent out.
         for (auto& [step, stream] : tx.streams)
         {
-            if (!stream.done && !stream.waitingStep && stream.pending.IsEmpty())
+            if (!stream.m_done && !stream.m_waitingStep && stream.m_pending.IsEmpty())
             {
-                ScheduleProbe(round, stream, pacer.nextSendS);
+                ScheduleProbe(round, stream, end);
             }
         }
     }
@@ -1393,29 +1307,24 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     {
         for (auto& [member, stream] : tx.streams)
         {
-            if (!stream.done)
+            if (!stream.m_done)
             {
-                ScheduleProbe(round, stream, pacer.nextSendS);
+                ScheduleProbe(round, stream, end);
             }
         }
     }
     else
     {
-        ScheduleProbe(round, pacer, pacer.nextSendS);
+        ScheduleProbe(round, paced, end);
     }
 }
 
 void
-TrainingIslandApplication::ScheduleProbe(uint32_t round, TxStream& stream, double lastSendEndS)
+TrainingIslandApplication::ScheduleProbe(uint32_t round, SendStream& stream, double lastSendEndS)
 {
     double now = Simulator::Now().GetSeconds();
-    stream.probeEvent.Cancel();
-    stream.probeEvent =
-        Simulator::Schedule(CeilNanoSeconds(lastSendEndS - now) + GetProbeWait(stream.destination),
-                            &TrainingIslandApplication::Probe,
-                            this,
-                            round,
-                            IsRing() ? stream.step : stream.destination);
+    stream.ScheduleProbe(IslandTiming::CeilNanoSeconds(lastSendEndS - now) +
+                         GetProbeWait(stream.m_destination));
 }
 
 void
@@ -1427,15 +1336,15 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
         return;
     }
     TxState& tx = txIt->second;
-    TxStream& stream = tx.streams.at(key);
-    TxStream& pacer = GetPacer(tx, stream);
-    const uint32_t destination = stream.destination;
-    if (stream.done || pacer.sending)
+    SendStream& stream = tx.streams.at(key);
+    StreamPacer& pacer = GetPacer(tx, stream).GetPacer();
+    const uint32_t destination = stream.m_destination;
+    if (stream.m_done || pacer.IsSending())
     {
         // Busy: the probe is rescheduled when the pacer runs dry.
         return;
     }
-    if (++stream.attempts > m_maxRepairAttempts)
+    if (stream.CountProbe(m_maxRepairAttempts))
     {
         GiveUpStream(round, key);
         return;
@@ -1445,24 +1354,20 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
     if (IsRing())
     {
         // The last chunk of the step's segment.
-        chunk = plan.segmentFirst[GetRingSegment(plan, plan.ringPosition, stream.step) + 1] - 1;
+        chunk = plan.segmentFirst[GetRingSegment(plan, plan.ringPosition, stream.m_step) + 1] - 1;
     }
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
     double now = Simulator::Now().GetSeconds();
     double rate = tx.multicast ? plan.groupRateBps : plan.sendRateBps.at(destination);
-    pacer.nextSendS = std::max(pacer.nextSendS, now) + 8.0 * plan.GetWireBytes(chunk) / rate;
-    stream.probeEvent = Simulator::Schedule(GetProbeWait(destination),
-                                            &TrainingIslandApplication::Probe,
-                                            this,
-                                            round,
-                                            key);
+    pacer.AdvanceAfterProbe(plan.GetWireBytes(chunk), rate);
+    stream.ScheduleProbe(GetProbeWait(destination));
 }
 
 void
 TrainingIslandApplication::SendChunk(uint32_t round,
                                      TxState& tx,
-                                     TxStream& stream,
+                                     SendStream& stream,
                                      uint32_t chunk,
                                      bool resent)
 {
@@ -1480,9 +1385,9 @@ TrainingIslandApplication::SendChunk(uint32_t round,
     if (IsRing())
     {
         // Step 0 carries our own values, later steps sums: an AGGREGATE naming its contributors.
-        header.SetType(stream.step == 0 ? IslandSyncHeader::DATA : IslandSyncHeader::AGGREGATE);
-        header.SetContributors(GetRingContributors(plan, plan.ringPosition, stream.step));
-        header.SetValues(GetRingValues(plan, tx, stream.step, offset, count));
+        header.SetType(stream.m_step == 0 ? IslandSyncHeader::DATA : IslandSyncHeader::AGGREGATE);
+        header.SetContributors(GetRingContributors(plan, plan.ringPosition, stream.m_step));
+        header.SetValues(GetRingValues(plan, tx, stream.m_step, offset, count));
     }
     else
     {
@@ -1491,13 +1396,13 @@ TrainingIslandApplication::SendChunk(uint32_t round,
             std::vector<float>(tx.values.begin() + offset, tx.values.begin() + offset + count));
     }
     uint32_t payload = plan.GetPayloadBytes(chunk);
-    SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.destination);
+    SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.m_destination);
     ++m_chunksSent;
     if (resent)
     {
         ++m_chunksResent;
     }
-    m_chunkSentTrace(m_island, stream.destination, header, payload, resent);
+    m_chunkSentTrace(m_island, stream.m_destination, header, payload, resent);
 }
 
 void
@@ -1527,138 +1432,42 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 }
 
 void
-TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t key)
+TrainingIslandApplication::StreamExhausted(uint32_t round, uint32_t key)
 {
-    auto rxIt = m_rx.find(round);
-    if (rxIt == m_rx.end())
-    {
-        return;
-    }
-    RxStream& stream = rxIt->second.streams.at(key);
-    const uint32_t source = stream.source;
-    if (stream.complete)
-    {
-        return;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    Time now = Simulator::Now();
-    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
-    // Behind an FPGA, a first stall may be a slot waiting for a slower contributor or for its
-    // Timeout: wait until its (partial) aggregate must have left.
-    Time idle = IsAggregated() && stream.attempts == 0 ? GetPatience(plan, source)
-                                                       : GetStallTime(plan, source);
-    Time due = std::max(stream.lastArrival + idle, stream.holdUntil);
-    if (now < due)
-    {
-        stream.timer =
-            Simulator::Schedule(due - now, &TrainingIslandApplication::RxTimeout, this, round, key);
-        return;
-    }
-    if (++stream.attempts > m_maxRepairAttempts)
-    {
-        std::ostringstream reason;
-        reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
-               << ": no progress on the stream from " << m_topology->GetCity(source).id;
-        if (IsRing())
-        {
-            reason << " (ring step " << stream.step << ")";
-        }
-        reason << " after " << m_maxRepairAttempts << " NACKs";
-        if (IsRing())
-        {
-            // The ring state is rebuilt over the other members: nothing of this one is kept.
-            ExcludeMember(round, source, reason.str());
-        }
-        else if (round == m_round && m_exchanging)
-        {
-            // Part of its contribution is in the sum and the rest cannot be had.
-            AbandonRound(reason.str());
-        }
-        return;
-    }
-    // The stream's chunks: the whole contribution, or (ring mode) the step's segment.
-    uint32_t first = 0;
-    uint32_t end = plan.chunkCount;
+    const ReceiveStream& stream = m_rx.at(round).streams.at(key);
+    const uint32_t source = stream.GetSource();
+    std::ostringstream reason;
+    reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
+           << ": no progress on the stream from " << m_topology->GetCity(source).id;
     if (IsRing())
     {
-        const uint32_t k = plan.ring.size();
-        uint32_t segment = GetRingSegment(plan, (plan.ringPosition + k - 1) % k, stream.step);
-        first = plan.segmentFirst[segment];
-        end = plan.segmentFirst[segment + 1];
+        reason << " (ring step " << stream.GetStep() << ")";
     }
-    std::vector<ChunkRangeSet::Range> missing =
-        GetMissingIn(stream.held, first, end, GetMaxNackRanges(source));
-    uint64_t chunks = 0;
-    for (const auto& range : missing)
+    reason << " after " << m_maxRepairAttempts << " NACKs";
+    if (IsRing())
     {
-        chunks += range.second - range.first;
+        // The ring state is rebuilt over the other members: nothing of this one is kept.
+        ExcludeMember(round, source, reason.str());
     }
-    SendNack(round, key, missing);
-    stream.holdUntil = now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval);
-    stream.timer = Simulator::Schedule(stream.holdUntil - now,
-                                       &TrainingIslandApplication::RxTimeout,
-                                       this,
-                                       round,
-                                       key);
+    else if (round == m_round && m_exchanging)
+    {
+        // Part of its contribution is in the sum and the rest cannot be had.
+        AbandonRound(reason.str());
+    }
 }
 
-void
-TrainingIslandApplication::GapCheck(uint32_t round, uint32_t source)
+ReceiveStream::Timing
+TrainingIslandApplication::GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const
 {
-    auto rxIt = m_rx.find(round);
-    if (rxIt == m_rx.end())
-    {
-        return;
-    }
-    RxStream& stream = rxIt->second.streams.at(source);
-    Time now = Simulator::Now();
-    // What is still missing in the gaps whose patience is over: lost, not waiting in a slot.
-    // Each gap is checked once; the stall timer repeats NACKs that were not answered.
-    const uint32_t maxRanges = GetMaxNackRanges(source);
-    std::vector<ChunkRangeSet::Range> missing;
-    while (!stream.gapChecks.empty() && stream.gapChecks.front().due <= now)
-    {
-        const GapCheckEntry& gap = stream.gapChecks.front();
-        for (uint32_t chunk = gap.first; chunk < gap.end && !stream.complete; ++chunk)
-        {
-            if (stream.held.Contains(chunk))
-            {
-                continue;
-            }
-            if (!missing.empty() && missing.back().second == chunk)
-            {
-                missing.back().second = chunk + 1;
-            }
-            else if (missing.size() < maxRanges)
-            {
-                missing.emplace_back(chunk, chunk + 1);
-            }
-        }
-        stream.gapChecks.pop_front();
-    }
-    if (!stream.gapChecks.empty())
-    {
-        stream.gapEvent = Simulator::Schedule(stream.gapChecks.front().due - now,
-                                              &TrainingIslandApplication::GapCheck,
-                                              this,
-                                              round,
-                                              source);
-    }
-    if (missing.empty())
-    {
-        return;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    uint64_t chunks = 0;
-    for (const auto& range : missing)
-    {
-        chunks += range.second - range.first;
-    }
-    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
-    SendNack(round, source, missing);
-    stream.holdUntil =
-        std::max(stream.holdUntil,
-                 now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval));
+    ReceiveStream::Timing timing;
+    timing.stallTime = GetStallTime(plan, source);
+    timing.patience = GetPatience(plan, source);
+    timing.repairWait = GetRtt(source) + m_nackTimeout;
+    timing.intervalS = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
+    timing.maxRanges = GetMaxNackRanges(source);
+    timing.maxAttempts = m_maxRepairAttempts;
+    timing.behindFpga = IsAggregated();
+    return timing;
 }
 
 IslandSyncHeader
@@ -1746,26 +1555,26 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
         if (IsRing())
         {
             // The ring's pacer waits for the successor alone.
-            if (txRound <= round && tx.group.waitingReady && tx.group.destination == island)
+            if (txRound <= round && tx.group.m_waitingReady && tx.group.m_destination == island)
             {
-                tx.group.waitingReady = false;
+                tx.group.m_waitingReady = false;
                 --tx.awaited;
-                tx.group.nextSendS = Simulator::Now().GetSeconds();
+                tx.group.GetPacer().RestartNow();
                 ResumeStream(txRound, tx, tx.group);
             }
             continue;
         }
         auto it = tx.streams.find(island);
-        if (txRound > round || it == tx.streams.end() || !it->second.waitingReady)
+        if (txRound > round || it == tx.streams.end() || !it->second.m_waitingReady)
         {
             continue;
         }
-        it->second.waitingReady = false;
+        it->second.m_waitingReady = false;
         --tx.awaited;
         const double now = Simulator::Now().GetSeconds();
         if (!tx.cliqueWide)
         {
-            it->second.nextSendS = now;
+            it->second.GetPacer().RestartNow();
             ResumeStream(txRound, tx, it->second);
         }
         else if (tx.awaited == 0)
@@ -1773,12 +1582,12 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
             // Every member is ready: the streams start together.
             if (tx.multicast)
             {
-                tx.group.nextSendS = now;
+                tx.group.GetPacer().RestartNow();
                 ResumeStream(txRound, tx, tx.group);
             }
             for (auto& [member, stream] : tx.streams)
             {
-                stream.nextSendS = now;
+                stream.GetPacer().RestartNow();
                 ResumeStream(txRound, tx, stream);
             }
         }
@@ -1809,7 +1618,7 @@ TrainingIslandApplication::GetAwaited(uint32_t round) const
     auto rxIt = m_rx.find(round);
     if (IsRing())
     {
-        if (txIt != m_tx.end() && txIt->second.group.waitingReady)
+        if (txIt != m_tx.end() && txIt->second.group.m_waitingReady)
         {
             awaited.push_back(plan.successor);
         }
@@ -1818,9 +1627,9 @@ TrainingIslandApplication::GetAwaited(uint32_t round) const
             // The predecessor, while the step it must send next has brought nothing.
             for (const auto& [step, stream] : rxIt->second.streams)
             {
-                if (!stream.complete)
+                if (!stream.IsComplete())
                 {
-                    if (!stream.started &&
+                    if (!stream.IsStarted() &&
                         std::find(awaited.begin(), awaited.end(), plan.predecessor) ==
                             awaited.end())
                     {
@@ -1842,13 +1651,13 @@ TrainingIslandApplication::GetAwaited(uint32_t round) const
         if (txIt != m_tx.end())
         {
             auto it = txIt->second.streams.find(member);
-            waiting = it != txIt->second.streams.end() && it->second.waitingReady;
+            waiting = it != txIt->second.streams.end() && it->second.m_waitingReady;
         }
         if (rxIt != m_rx.end())
         {
             auto it = rxIt->second.streams.find(member);
-            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.started &&
-                                  !it->second.complete);
+            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.IsStarted() &&
+                                  !it->second.IsComplete());
         }
         if (waiting)
         {
@@ -2099,7 +1908,7 @@ TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const 
         if (rxIt != m_rx.end())
         {
             auto it = rxIt->second.streams.find(member);
-            if (it != rxIt->second.streams.end() && it->second.started)
+            if (it != rxIt->second.streams.end() && it->second.IsStarted())
             {
                 // Some of its contribution is in the sum: it stays.
                 NS_LOG_INFO("island " << m_island << " cannot exclude " << member << " from round "
@@ -2150,7 +1959,7 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
     {
         for (const auto& [source, stream] : rxIt->second.streams)
         {
-            if ((excluded & Bit(source)) && stream.started)
+            if ((excluded & Bit(source)) && stream.IsStarted())
             {
                 excluded &= ~Bit(source);
                 m_departed.erase(source);
@@ -2167,8 +1976,7 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         {
             for (auto& [step, stream] : rxIt->second.streams)
             {
-                stream.timer.Cancel();
-                stream.gapEvent.Cancel();
+                stream.Cancel();
             }
             m_rx.erase(rxIt);
         }
@@ -2177,10 +1985,9 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         {
             for (auto& [step, stream] : txIt->second.streams)
             {
-                stream.sendEvent.Cancel();
-                stream.probeEvent.Cancel();
+                stream.Cancel();
             }
-            txIt->second.group.sendEvent.Cancel();
+            txIt->second.group.GetPacer().Stop();
             m_tx.erase(txIt);
         }
         return;
@@ -2192,9 +1999,8 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         {
             if (plan.excluded & Bit(it->first))
             {
-                it->second.timer.Cancel();
-                it->second.gapEvent.Cancel();
-                if (it->second.complete)
+                it->second.Cancel();
+                if (it->second.IsComplete())
                 {
                     --rx.completeStreams;
                 }
@@ -2219,14 +2025,13 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
             ++it;
             continue;
         }
-        TxStream& stream = it->second;
-        stream.sendEvent.Cancel();
-        stream.probeEvent.Cancel();
-        if (stream.waitingReady)
+        SendStream& stream = it->second;
+        stream.Cancel();
+        if (stream.m_waitingReady)
         {
             --tx.awaited;
         }
-        if (stream.done)
+        if (stream.m_done)
         {
             --tx.doneStreams;
         }
@@ -2234,7 +2039,7 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
     }
     if (tx.streams.empty() || tx.doneStreams == tx.streams.size())
     {
-        tx.group.sendEvent.Cancel();
+        tx.group.GetPacer().Stop();
         m_tx.erase(txIt);
         return;
     }
@@ -2244,12 +2049,12 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         const double now = Simulator::Now().GetSeconds();
         if (tx.multicast)
         {
-            tx.group.nextSendS = std::max(tx.group.nextSendS, now);
+            tx.group.GetPacer().NotBeforeNow();
             ResumeStream(round, tx, tx.group);
         }
         for (auto& [member, stream] : tx.streams)
         {
-            stream.nextSendS = std::max(stream.nextSendS, now);
+            stream.GetPacer().NotBeforeNow();
             ResumeStream(round, tx, stream);
         }
     }
@@ -2263,7 +2068,7 @@ TrainingIslandApplication::GiveUpStream(uint32_t round, uint32_t key)
     {
         return;
     }
-    const uint32_t destination = txIt->second.streams.at(key).destination;
+    const uint32_t destination = txIt->second.streams.at(key).m_destination;
     NS_LOG_INFO("island " << m_island << " gives up the stream of round " << round << " to "
                           << destination);
     if (!m_crashed && round == m_round && m_exchanging)
@@ -2294,8 +2099,7 @@ TrainingIslandApplication::AbandonRound(const std::string& reason)
     {
         for (auto& [key, stream] : rxIt->second.streams)
         {
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
+            stream.Cancel();
         }
         m_rx.erase(rxIt);
     }
@@ -2361,15 +2165,15 @@ TrainingIslandApplication::DescribeState() const
     {
         for (const auto& [key, stream] : rxIt->second.streams)
         {
-            if (stream.started && !stream.complete)
+            if (stream.IsStarted() && !stream.IsComplete())
             {
                 std::ostringstream wait;
-                wait << "the stream of " << m_topology->GetCity(stream.source).id;
+                wait << "the stream of " << m_topology->GetCity(stream.GetSource()).id;
                 if (IsRing())
                 {
-                    wait << " (ring step " << stream.step << ")";
+                    wait << " (ring step " << stream.GetStep() << ")";
                 }
-                wait << " (" << stream.held.GetCount() << " chunks held, " << stream.attempts
+                wait << " (" << stream.GetHeldCount() << " chunks held, " << stream.GetAttempts()
                      << " NACKs without progress)";
                 waits.push_back(wait.str());
             }
@@ -2517,7 +2321,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     uint64_t held = 0;
     for (auto& [source, stream] : rx.streams)
     {
-        if ((contributors & Bit(source)) && stream.held.Contains(chunk))
+        if ((contributors & Bit(source)) && stream.Holds(chunk))
         {
             held |= Bit(source);
         }
@@ -2529,7 +2333,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         m_chunkReceivedTrace(m_island, header, payload, true);
         for (auto& [source, stream] : rx.streams)
         {
-            if ((held & Bit(source)) && stream.complete)
+            if ((held & Bit(source)) && stream.IsComplete())
             {
                 SendDone(round, source);
             }
@@ -2544,59 +2348,12 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     }
     m_chunkReceivedTrace(m_island, header, payload, false);
 
-    Time now = Simulator::Now();
     for (auto& [source, stream] : rx.streams)
     {
-        if (!(contributors & Bit(source)))
+        if ((contributors & Bit(source)) && stream.Accept(chunk))
         {
-            continue;
-        }
-        stream.held.Insert(chunk);
-        stream.lastArrival = now;
-        stream.attempts = 0;
-        stream.started = true;
-        double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
-        if (chunk > stream.nextFirst && IsAggregated())
-        {
-            // Behind an FPGA the gap's chunks may still wait in slots for another contributor:
-            // NACK what is missing once their (partial) aggregates must have left.
-            stream.gapChecks.push_back({now + GetPatience(plan, source), stream.nextFirst, chunk});
-            if (!stream.gapEvent.IsRunning())
-            {
-                stream.gapEvent = Simulator::Schedule(GetPatience(plan, source),
-                                                      &TrainingIslandApplication::GapCheck,
-                                                      this,
-                                                      round,
-                                                      source);
-            }
-        }
-        else if (chunk > stream.nextFirst)
-        {
-            // First transmissions of a stream arrive in order: a gap is a loss.
-            std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
-            SendNack(round, source, gap);
-            stream.holdUntil = std::max(stream.holdUntil,
-                                        now + GetRtt(source) + m_nackTimeout +
-                                            CeilNanoSeconds((chunk - stream.nextFirst) * interval));
-        }
-        stream.nextFirst = std::max(stream.nextFirst, chunk + 1);
-        if (stream.held.Covers(plan.chunkCount))
-        {
-            stream.complete = true;
             ++rx.completeStreams;
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
-            stream.gapChecks.clear();
             SendDone(round, source);
-        }
-        else if (!stream.timer.IsRunning())
-        {
-            Time idle = IsAggregated() ? GetPatience(plan, source) : GetStallTime(plan, source);
-            stream.timer = Simulator::Schedule(idle,
-                                               &TrainingIslandApplication::RxTimeout,
-                                               this,
-                                               round,
-                                               source);
         }
     }
     if (round == m_round)
@@ -2663,12 +2420,12 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     }
 
     RxState& rx = GetRxState(round);
-    RxStream& stream = rx.streams.at(step);
-    if (stream.held.Contains(chunk))
+    ReceiveStream& stream = rx.streams.at(step);
+    if (stream.Holds(chunk))
     {
         ++m_duplicateChunks;
         m_chunkReceivedTrace(m_island, header, payload, true);
-        if (stream.complete)
+        if (stream.IsComplete())
         {
             SendDone(round, step);
         }
@@ -2681,44 +2438,14 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     std::copy(values.begin(), values.end(), target.begin() + offset);
     m_chunkReceivedTrace(m_island, header, payload, false);
 
-    const uint32_t segment = GetRingSegment(plan, position, step);
-    const uint32_t first = plan.segmentFirst[segment];
-    const uint32_t end = plan.segmentFirst[segment + 1];
-    Time now = Simulator::Now();
-    stream.held.Insert(chunk);
-    stream.lastArrival = now;
-    stream.attempts = 0;
-    stream.started = true;
-    if (chunk > stream.nextFirst)
+    if (stream.Accept(chunk))
     {
-        // First transmissions of a step arrive in order: a gap is a loss.
-        double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(plan.predecessor);
-        std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
-        SendNack(round, step, gap);
-        stream.holdUntil = std::max(stream.holdUntil,
-                                    now + GetRtt(plan.predecessor) + m_nackTimeout +
-                                        CeilNanoSeconds((chunk - stream.nextFirst) * interval));
-    }
-    stream.nextFirst = std::max(stream.nextFirst, chunk + 1);
-    if (stream.held.GetCount() == end - first)
-    {
-        stream.complete = true;
         ++rx.completeStreams;
-        stream.timer.Cancel();
         SendDone(round, step);
         if (step + 1 < GetRingSteps(plan))
         {
             ReleaseRingStep(round, step + 1);
         }
-    }
-    else if (!stream.timer.IsRunning())
-    {
-        // The stall timer runs from the step's first chunk: the wait between steps is no loss.
-        stream.timer = Simulator::Schedule(GetStallTime(plan, plan.predecessor),
-                                           &TrainingIslandApplication::RxTimeout,
-                                           this,
-                                           round,
-                                           step);
     }
     if (round == m_round)
     {
@@ -2773,20 +2500,20 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         ++m_rejectedPackets;
         return;
     }
-    TxStream& stream = streamIt->second;
-    if (stream.done)
+    SendStream& stream = streamIt->second;
+    if (stream.m_done)
     {
         return;
     }
-    stream.attempts = 0;
+    stream.m_attempts = 0;
     // Multicast: the repair goes to the requester alone, through the group stream's pacer.
     // Ring: through the ring's pacer; a step's own sentFirst bounds what it has sent.
-    TxStream& pacer = GetPacer(tx, stream);
-    const uint32_t sent = IsRing() ? stream.sentFirst : pacer.sentFirst;
+    SendStream& pacer = GetPacer(tx, stream);
+    const uint32_t sent = IsRing() ? stream.m_sentFirst : pacer.m_sentFirst;
     for (const auto& range : header.GetRanges())
     {
         // Only what was sent: the rest is pending anyway.
-        stream.pending.Insert(range.first, std::min(range.second, sent));
+        stream.m_pending.Insert(range.first, std::min(range.second, sent));
     }
     ResumeStream(round, tx, pacer);
 }
@@ -2840,20 +2567,15 @@ TrainingIslandApplication::CloseStream(uint32_t round, uint32_t key)
     }
     TxState& tx = txIt->second;
     auto streamIt = tx.streams.find(key);
-    if (streamIt == tx.streams.end() || streamIt->second.done)
+    if (streamIt == tx.streams.end() || streamIt->second.m_done)
     {
         return;
     }
-    TxStream& stream = streamIt->second;
-    stream.done = true;
-    stream.sending = false;
-    stream.sendEvent.Cancel();
-    stream.probeEvent.Cancel();
-    stream.pending.Clear();
+    streamIt->second.Close();
     ++tx.doneStreams;
     if (tx.doneStreams == tx.streams.size())
     {
-        tx.group.sendEvent.Cancel();
+        tx.group.GetPacer().Stop();
         m_tx.erase(txIt);
         CloseIfIdle();
     }

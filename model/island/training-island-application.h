@@ -13,6 +13,8 @@
 #include "island-sync-header.h"
 #include "link-load-model.h"
 #include "local-objective.h"
+#include "receive-stream.h"
+#include "send-stream.h"
 #include "sync-protocol.h"
 #include "wan-topology.h"
 
@@ -24,7 +26,6 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -498,79 +499,30 @@ class TrainingIslandApplication : public Application
         std::vector<float> reduced; //!< all-gather: the full segment sums received
     };
 
-    /** A gap of first transmissions waiting for its deferred NACK (aggregation, both). */
-    struct GapCheckEntry
-    {
-        Time due;          //!< when the gap is NACKed (if still missing)
-        uint32_t first{0}; //!< first chunk of the gap
-        uint32_t end{0};   //!< one past its last chunk
-    };
-
-    /** Contributions of one member held for one round (ring mode: one step's segment). */
-    struct RxStream
-    {
-        uint32_t source{0};                  //!< the contributor (ring mode: the predecessor)
-        uint32_t step{0};                    //!< ring mode: the step
-        ChunkRangeSet held;                  //!< chunks held
-        uint32_t nextFirst{0};               //!< one past the highest chunk index seen
-        bool started{false};                 //!< whether any chunk arrived
-        bool complete{false};                //!< whether every chunk is held
-        Time lastArrival;                    //!< last time a chunk was accepted
-        Time holdUntil;                      //!< no timeout NACK before this time
-        EventId timer;                       //!< stall timer
-        uint32_t attempts{0};                //!< NACKs without progress
-        std::deque<GapCheckEntry> gapChecks; //!< deferred gap NACKs, by due time
-        EventId gapEvent;                    //!< next deferred gap NACK
-    };
-
     /** The receive side of one round. */
     struct RxState
     {
-        std::vector<double> sum;                //!< sum of the contributions' values (not
-                                                //!< used in ring mode)
-        std::map<uint32_t, RxStream> streams;   //!< by contributor (other members; ring mode:
-                                                //!< by step)
-        bool ownAdded{false};                   //!< whether our contribution is in the sum
-        uint32_t completeStreams{0};            //!< streams complete
-        std::shared_ptr<RingValues> ringValues; //!< ring mode: the sums received (shared
-                                                //!< with the round's send side)
-    };
-
-    /**
-     * One outgoing stream of one round: toward one member (unicast and aggregation modes: its
-     * own pacer; multicast and both modes: its repairs, DONE and probes), one step toward the
-     * successor (ring mode: its chunks, DONE and probes), or the shared pacer: the multicast
-     * stream (destination ALL_MEMBERS), whose pacer also sends every member's repairs, or the
-     * ring's pacer (destination the successor), which sends every step's chunks.
-     */
-    struct TxStream
-    {
-        uint32_t destination{0};  //!< receiving island, or ALL_MEMBERS
-        uint32_t step{0};         //!< ring mode: the step
-        bool waitingStep{false};  //!< ring mode: the previous step is not held yet
-        ChunkRangeSet pending;    //!< chunks to send
-        uint32_t sentFirst{0};    //!< one past the highest chunk index sent
-        double nextSendS{0};      //!< earliest time of the next send, exact seconds
-        bool sending{false};      //!< whether a send event is pending
-        bool done{false};         //!< whether the receiver acknowledged everything
-        bool waitingReady{false}; //!< whether the receiver has not announced the round yet
-        EventId sendEvent;        //!< next paced send
-        EventId probeEvent;       //!< DONE timeout
-        uint32_t attempts{0};     //!< probes without progress
+        std::vector<double> sum;                   //!< sum of the contributions' values (not
+                                                   //!< used in ring mode)
+        std::map<uint32_t, ReceiveStream> streams; //!< by contributor (other members; ring
+                                                   //!< mode: by step)
+        bool ownAdded{false};                      //!< whether our contribution is in the sum
+        uint32_t completeStreams{0};               //!< streams complete
+        std::shared_ptr<RingValues> ringValues;    //!< ring mode: the sums received (shared
+                                                   //!< with the round's send side)
     };
 
     /** The send side of one round. */
     struct TxState
     {
         std::vector<float> values;              //!< the contribution (snapshot)
-        std::map<uint32_t, TxStream> streams;   //!< by destination (ring mode: by step)
+        std::map<uint32_t, SendStream> streams; //!< by destination (ring mode: by step)
         uint32_t doneStreams{0};                //!< streams acknowledged
         bool multicast{false};                  //!< whether chunks go to the group
         bool cliqueWide{false};                 //!< whether streams wait for every member
         uint32_t awaited{0};                    //!< members that have not announced the round
-        TxStream group;                         //!< the multicast stream (multicast and both) or
+        SendStream group;                       //!< the multicast stream (multicast and both) or
                                                 //!< the ring's pacer (ring)
-        uint32_t nextRepair{0};                 //!< first destination of the repair round robin
         std::shared_ptr<RingValues> ringValues; //!< ring mode: the sums received
     };
 
@@ -788,14 +740,14 @@ class TrainingIslandApplication : public Application
      *         chunks or any member's repairs; the ring's pacer: chunks of a step whose values are
      *         held)
      */
-    bool HasWork(const TxState& tx, const TxStream& stream) const;
+    bool HasWork(const TxState& tx, const SendStream& stream) const;
     /**
      * @param tx a round's send state
      * @param stream one of its streams
      * @return the pacer that sends the stream's chunks (the multicast stream or the ring's
      *         pacer, else the stream itself)
      */
-    TxStream& GetPacer(TxState& tx, TxStream& stream);
+    SendStream& GetPacer(TxState& tx, SendStream& stream);
     /**
      * @brief Ring mode: the predecessor's step is held, so the next step may be sent.
      * @param round the round
@@ -808,14 +760,14 @@ class TrainingIslandApplication : public Application
      * @param tx the round's send state
      * @param stream the stream (a member's stream or the multicast stream)
      */
-    void ResumeStream(uint32_t round, TxState& tx, TxStream& stream);
+    void ResumeStream(uint32_t round, TxState& tx, SendStream& stream);
     /**
      * @brief (Re)start a member's DONE timeout after its last chunk has left.
      * @param round the round
      * @param stream the member's stream
      * @param lastSendEndS when the pacer's last packet ends, exact seconds
      */
-    void ScheduleProbe(uint32_t round, TxStream& stream, double lastSendEndS);
+    void ScheduleProbe(uint32_t round, SendStream& stream, double lastSendEndS);
     /**
      * @brief DONE timeout of a stream: resend the last chunk (ring mode: of the step's segment).
      * @param round the round
@@ -830,20 +782,20 @@ class TrainingIslandApplication : public Application
      * @param chunk the chunk index
      * @param resent whether it was sent before
      */
-    void SendChunk(uint32_t round, TxState& tx, TxStream& stream, uint32_t chunk, bool resent);
+    void SendChunk(uint32_t round, TxState& tx, SendStream& stream, uint32_t chunk, bool resent);
     /**
-     * @brief Stall timer of a receive stream.
+     * @brief A receive stream's repair attempts are exhausted: exclude its member (ring mode) or
+     * abandon the round (part of the contribution is in the sum).
      * @param round the round
      * @param key the stream: its contributor (ring mode: its step)
      */
-    void RxTimeout(uint32_t round, uint32_t key);
+    void StreamExhausted(uint32_t round, uint32_t key);
     /**
-     * @brief Deferred gap NACK (aggregation and both modes): NACK what is still missing in the
-     * gaps whose patience is over (each gap once).
-     * @param round the round
-     * @param source the contributor
+     * @param plan the round's plan
+     * @param source a contributor (ring mode: the predecessor)
+     * @return the timers of its receive stream
      */
-    void GapCheck(uint32_t round, uint32_t source);
+    ReceiveStream::Timing GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @brief The header of a NACK or DONE about one stream, without its ranges.
      * @param type NACK or DONE
