@@ -125,7 +125,9 @@ ReceiveStream::Timeout()
     }
     if (++m_attempts > m_timing.maxAttempts)
     {
-        m_exhausted();
+        // The owner may destroy this stream in the callback: call a copy and touch nothing.
+        ExhaustedCallback exhausted = m_exhausted;
+        exhausted();
         return;
     }
     std::vector<ChunkRangeSet::Range> missing =

@@ -69,7 +69,9 @@ SendStream::GetPacer() const
 void
 SendStream::FireProbe()
 {
-    m_probe();
+    // The owner may destroy this stream in the callback: call a copy.
+    Callback<void> probe = m_probe;
+    probe();
 }
 
 } // namespace ns3

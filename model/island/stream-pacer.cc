@@ -115,7 +115,9 @@ void
 StreamPacer::Fire()
 {
     m_sending = false;
-    m_send();
+    // The owner may destroy this pacer in the callback: call a copy.
+    Callback<void> send = m_send;
+    send();
 }
 
 void

@@ -6,6 +6,7 @@
 
 #include "training-island-application.h"
 
+#include "clique-membership.h"
 #include "exchange-planner.h"
 #include "island-timing.h"
 #include "wan-config-error.h"
@@ -264,8 +265,7 @@ TrainingIslandApplication::TrainingIslandApplication()
       m_duplicateChunks(0),
       m_aggregatesIn(0),
       m_rejectedPackets(0),
-      m_abandoned(0),
-      m_exclusions(0)
+      m_abandoned(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -577,7 +577,7 @@ TrainingIslandApplication::GetRingValues(const ExchangePlan& plan,
 uint32_t
 TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
 {
-    if (!IsRing() || m_plans.empty() || header.GetRound() >= m_rounds ||
+    if (!IsRing() || !m_membership || header.GetRound() >= m_rounds ||
         (header.GetType() != IslandSyncHeader::DATA &&
          header.GetType() != IslandSyncHeader::AGGREGATE))
     {
@@ -613,6 +613,7 @@ TrainingIslandApplication::DoDispose()
     m_socket = nullptr;
     m_rx.clear();
     m_tx.clear();
+    m_membership.reset();
     m_planner.reset();
     m_topology.reset();
     m_schedule.reset();
@@ -637,22 +638,19 @@ TrainingIslandApplication::BuildPlans()
     config.chunkBytes = m_chunkBytesAttr;
     config.parameterCount = m_parameterCount;
     config.streamRateBps = static_cast<double>(m_streamRate.GetBitRate());
+    std::vector<ExchangePlan> plans;
     try
     {
         m_planner = std::make_unique<ExchangePlanner>(*m_topology, *m_schedule, config);
-        m_plans = m_planner->GetPlans(m_island);
+        plans = m_planner->GetPlans(m_island);
     }
     catch (const WanConfigError& error)
     {
         NS_FATAL_ERROR("TrainingIslandApplication (" << id << "): " << error.what());
     }
-    if (!IsMulticast())
+    for (uint32_t sr = 0; sr < plans.size() && IsMulticast(); ++sr)
     {
-        return;
-    }
-    for (uint32_t sr = 0; sr < m_plans.size(); ++sr)
-    {
-        ExchangePlan& plan = m_plans[sr];
+        ExchangePlan& plan = plans[sr];
         if (plan.members.size() >= 2)
         {
             plan.group = m_groups[sr];
@@ -662,44 +660,96 @@ TrainingIslandApplication::BuildPlans()
                                     << plan.group << ", is not a multicast address");
         }
     }
+    m_membership = std::make_unique<CliqueMembership>(m_island,
+                                                      m_jobId,
+                                                      m_rounds,
+                                                      *m_topology,
+                                                      *m_planner,
+                                                      std::move(plans),
+                                                      m_maxRepairAttempts,
+                                                      m_nackTimeout);
+    CliqueMembership::Callbacks callbacks;
+    callbacks.send = MakeCallback(&TrainingIslandApplication::SendControl, this);
+    callbacks.peerStarted = MakeCallback(&TrainingIslandApplication::PeerStarted, this);
+    callbacks.memberExcluded = MakeCallback(&TrainingIslandApplication::NoteExclusion, this);
+    callbacks.viewChanged = MakeCallback(&TrainingIslandApplication::FitExchangeToView, this);
+    callbacks.viewApplied = MakeCallback(&TrainingIslandApplication::ViewApplied, this);
+    callbacks.heldFrom = MakeCallback(&TrainingIslandApplication::GetHeldFrom, this);
+    callbacks.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
+    callbacks.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);
+    callbacks.active = MakeCallback(&TrainingIslandApplication::IsActive, this);
+    m_membership->SetCallbacks(callbacks);
 }
 
 const ExchangePlan&
 TrainingIslandApplication::GetPlan(uint32_t round) const
 {
-    if (!m_viewPlans.empty())
-    {
-        auto it = m_viewPlans.find(round);
-        if (it != m_viewPlans.end())
-        {
-            return it->second;
-        }
-    }
-    return GetBasePlan(round);
+    NS_ABORT_MSG_IF(!m_membership,
+                    "TrainingIslandApplication: the plans are built when the application starts");
+    return m_membership->GetPlan(round);
 }
 
 const ExchangePlan&
 TrainingIslandApplication::GetBasePlan(uint32_t round) const
 {
-    NS_ABORT_MSG_IF(m_plans.empty(),
+    NS_ABORT_MSG_IF(!m_membership,
                     "TrainingIslandApplication: the plans are built when the application starts");
-    return m_plans[round % m_plans.size()];
+    return m_membership->GetBasePlan(round);
+}
+
+bool
+TrainingIslandApplication::HasSendState(uint32_t round) const
+{
+    return m_tx.find(round) != m_tx.end();
+}
+
+uint32_t
+TrainingIslandApplication::GetCurrentRound() const
+{
+    return m_round;
+}
+
+bool
+TrainingIslandApplication::IsActive() const
+{
+    return m_running && !m_crashed;
 }
 
 void
-TrainingIslandApplication::PruneViewPlans()
+TrainingIslandApplication::SendControl(const IslandSyncHeader& header, uint32_t destination)
 {
-    for (auto it = m_viewPlans.begin(); it != m_viewPlans.end();)
+    SendPacket(header, 0, destination);
+}
+
+void
+TrainingIslandApplication::NoteExclusion(uint32_t round, uint32_t member, const std::string& reason)
+{
+    m_memberExcludedTrace(m_island, round, member, reason);
+}
+
+void
+TrainingIslandApplication::RejectPacket()
+{
+    ++m_rejectedPackets;
+}
+
+uint64_t
+TrainingIslandApplication::GetHeldFrom(uint32_t round) const
+{
+    uint64_t held = 0;
+    auto rxIt = m_rx.find(round);
+    if (IsRing() || rxIt == m_rx.end())
     {
-        if (it->first < m_round && m_tx.find(it->first) == m_tx.end())
+        return held;
+    }
+    for (const auto& [source, stream] : rxIt->second.streams)
+    {
+        if (stream.IsStarted())
         {
-            it = m_viewPlans.erase(it);
-        }
-        else
-        {
-            ++it;
+            held |= Bit(source);
         }
     }
+    return held;
 }
 
 Time
@@ -762,8 +812,6 @@ TrainingIslandApplication::StartApplication()
     m_round = 0;
     m_exchanging = false;
     m_running = true;
-    // Every island starts round 0 at once: round 0 needs no announcement.
-    m_peerRound.assign(m_addresses.size(), 0);
     StartRound();
 }
 
@@ -782,7 +830,7 @@ TrainingIslandApplication::GetAbandonedRounds() const
 uint32_t
 TrainingIslandApplication::GetExclusions() const
 {
-    return m_exclusions;
+    return m_membership ? m_membership->GetExclusions() : 0;
 }
 
 bool
@@ -876,59 +924,10 @@ TrainingIslandApplication::StartRound()
         Crash();
         return;
     }
-    PruneViewPlans();
-    // Members believed gone (or excluded by others ahead of this round) are left out at once.
-    const ExchangePlan& base = GetBasePlan(m_round);
-    uint64_t excluded = 0;
-    auto pending = m_pendingExclusions.find(m_round);
-    if (pending != m_pendingExclusions.end())
-    {
-        excluded = pending->second;
-        m_pendingExclusions.erase(pending);
-    }
-    for (uint32_t member : base.members)
-    {
-        auto gone = m_departed.find(member);
-        if (member != m_island && gone != m_departed.end() && gone->second < m_round &&
-            !(excluded & Bit(member)))
-        {
-            excluded |= Bit(member);
-            ++m_exclusions;
-            m_memberExcludedTrace(m_island,
-                                  m_round,
-                                  member,
-                                  "believed gone since round " + std::to_string(gone->second));
-        }
-    }
+    m_membership->PruneViews(m_round, MakeCallback(&TrainingIslandApplication::HasSendState, this));
+    const uint64_t excluded = m_membership->TakeStartExclusions(m_round);
     m_roundStartedTrace(m_island, m_round);
-    if (excluded != 0)
-    {
-        ApplyView(m_round, excluded);
-    }
-    const ExchangePlan& plan = GetPlan(m_round);
-    if (plan.excluded != 0)
-    {
-        // The view tells the members the round has started, and the excluded ones (in case
-        // they are back) whom this island averages over.
-        for (uint32_t member : base.members)
-        {
-            if (member != m_island)
-            {
-                SendView(m_round, member);
-            }
-        }
-    }
-    else if (m_round > 0 && m_cliqueBarrier)
-    {
-        for (uint32_t other : plan.members)
-        {
-            // Ring: only the predecessor sends to this island.
-            if (other != m_island && (!IsRing() || other == plan.predecessor))
-            {
-                SendReady(m_round, other, false);
-            }
-        }
-    }
+    m_membership->AnnounceRound(m_round, excluded, m_cliqueBarrier);
     m_stepsDone = 0;
     if (m_localSteps > 0)
     {
@@ -977,7 +976,6 @@ TrainingIslandApplication::BeginExchange()
     tx.values = m_parameters;
     tx.multicast = IsMulticast();
     RxState& rx = GetRxState(m_round);
-    double now = Simulator::Now().GetSeconds();
     if (IsRing())
     {
         // One stream per step toward the successor, all sent by the ring's pacer.
@@ -1040,7 +1038,7 @@ TrainingIslandApplication::BeginExchange()
     tx.cliqueWide = IsMulticast() || IsAggregated();
     if (IsRing())
     {
-        if (m_cliqueBarrier && m_peerRound[plan.successor] < m_round)
+        if (m_cliqueBarrier && m_membership->GetPeerRound(plan.successor) < m_round)
         {
             tx.group.m_waitingReady = true;
             ++tx.awaited;
@@ -1050,7 +1048,7 @@ TrainingIslandApplication::BeginExchange()
     {
         for (auto& [destination, stream] : tx.streams)
         {
-            if (m_cliqueBarrier && m_peerRound[destination] < m_round)
+            if (m_cliqueBarrier && m_membership->GetPeerRound(destination) < m_round)
             {
                 stream.m_waitingReady = true;
                 ++tx.awaited;
@@ -1059,14 +1057,14 @@ TrainingIslandApplication::BeginExchange()
     }
     if (tx.multicast || IsRing())
     {
-        ResumeStream(m_round, tx, tx.group);
+        ResumeStream(tx, tx.group);
     }
     for (auto& [destination, stream] : tx.streams)
     {
-        ResumeStream(m_round, tx, stream);
+        ResumeStream(tx, stream);
     }
     // Every member the exchange waits for is asked, and excluded when it never answers.
-    m_silence.clear();
+    m_membership->ResetSilence();
     m_readyEvent.Cancel();
     m_readyEvent = Simulator::Schedule(GetReadyPeriod(m_round),
                                        &TrainingIslandApplication::ReadyTimeout,
@@ -1238,11 +1236,11 @@ TrainingIslandApplication::ReleaseRingStep(uint32_t round, uint32_t step)
         return;
     }
     it->second.m_waitingStep = false;
-    ResumeStream(round, tx, tx.group);
+    ResumeStream(tx, tx.group);
 }
 
 void
-TrainingIslandApplication::ResumeStream(uint32_t round, TxState& tx, SendStream& stream)
+TrainingIslandApplication::ResumeStream(TxState& tx, SendStream& stream)
 {
     // A member's stream of a multicast round and a ring step have no pacer of their own: the
     // group stream (the ring's pacer) sends their chunks.
@@ -1286,11 +1284,11 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     if (IsRing() && target.m_pending.IsEmpty())
     {
         // The step's last chunk has left: wait for its DONE.
-        ScheduleProbe(round, target, end);
+        ScheduleProbe(target, end);
     }
     if (HasWork(tx, paced))
     {
-        ResumeStream(round, tx, paced);
+        ResumeStream(tx, paced);
     }
     else if (IsRing())
     {
@@ -1299,7 +1297,7 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
         {
             if (!stream.m_done && !stream.m_waitingStep && stream.m_pending.IsEmpty())
             {
-                ScheduleProbe(round, stream, end);
+                ScheduleProbe(stream, end);
             }
         }
     }
@@ -1309,18 +1307,18 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
         {
             if (!stream.m_done)
             {
-                ScheduleProbe(round, stream, end);
+                ScheduleProbe(stream, end);
             }
         }
     }
     else
     {
-        ScheduleProbe(round, paced, end);
+        ScheduleProbe(paced, end);
     }
 }
 
 void
-TrainingIslandApplication::ScheduleProbe(uint32_t round, SendStream& stream, double lastSendEndS)
+TrainingIslandApplication::ScheduleProbe(SendStream& stream, double lastSendEndS)
 {
     double now = Simulator::Now().GetSeconds();
     stream.ScheduleProbe(IslandTiming::CeilNanoSeconds(lastSendEndS - now) +
@@ -1358,7 +1356,6 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
     }
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
-    double now = Simulator::Now().GetSeconds();
     double rate = tx.multicast ? plan.groupRateBps : plan.sendRateBps.at(destination);
     pacer.AdvanceAfterProbe(plan.GetWireBytes(chunk), rate);
     stream.ScheduleProbe(GetProbeWait(destination));
@@ -1447,7 +1444,7 @@ TrainingIslandApplication::StreamExhausted(uint32_t round, uint32_t key)
     if (IsRing())
     {
         // The ring state is rebuilt over the other members: nothing of this one is kept.
-        ExcludeMember(round, source, reason.str());
+        m_membership->ExcludeMember(round, source, reason.str());
     }
     else if (round == m_round && m_exchanging)
     {
@@ -1530,26 +1527,8 @@ TrainingIslandApplication::SendDone(uint32_t round, uint32_t key)
 }
 
 void
-TrainingIslandApplication::SendReady(uint32_t round, uint32_t destination, bool askAnswer)
+TrainingIslandApplication::PeerStarted(uint32_t island, uint32_t round)
 {
-    IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::READY);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(askAnswer ? 1 : 0);
-    header.SetContributors(Bit(m_island));
-    SendPacket(header, 0, destination);
-}
-
-void
-TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
-{
-    if (round <= m_peerRound[island])
-    {
-        return;
-    }
-    m_peerRound[island] = round;
     for (auto& [txRound, tx] : m_tx)
     {
         if (IsRing())
@@ -1560,7 +1539,7 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
                 tx.group.m_waitingReady = false;
                 --tx.awaited;
                 tx.group.GetPacer().RestartNow();
-                ResumeStream(txRound, tx, tx.group);
+                ResumeStream(tx, tx.group);
             }
             continue;
         }
@@ -1571,11 +1550,10 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
         }
         it->second.m_waitingReady = false;
         --tx.awaited;
-        const double now = Simulator::Now().GetSeconds();
         if (!tx.cliqueWide)
         {
             it->second.GetPacer().RestartNow();
-            ResumeStream(txRound, tx, it->second);
+            ResumeStream(tx, it->second);
         }
         else if (tx.awaited == 0)
         {
@@ -1583,12 +1561,12 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
             if (tx.multicast)
             {
                 tx.group.GetPacer().RestartNow();
-                ResumeStream(txRound, tx, tx.group);
+                ResumeStream(tx, tx.group);
             }
             for (auto& [member, stream] : tx.streams)
             {
                 stream.GetPacer().RestartNow();
-                ResumeStream(txRound, tx, stream);
+                ResumeStream(tx, stream);
             }
         }
     }
@@ -1678,13 +1656,13 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
     std::vector<uint32_t> silent;
     for (uint32_t member : awaited)
     {
-        if (++m_silence[member] > m_maxRepairAttempts)
+        if (m_membership->CountSilence(member))
         {
             silent.push_back(member);
         }
         else
         {
-            SendReady(round, member, true);
+            m_membership->SendReady(round, member, true);
         }
     }
     for (uint32_t member : silent)
@@ -1696,7 +1674,7 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
         std::ostringstream reason;
         reason << "no answer from " << m_topology->GetCity(member).id << " to "
                << m_maxRepairAttempts << " READY requests";
-        ExcludeMember(round, member, reason.str());
+        m_membership->ExcludeMember(round, member, reason.str());
     }
     if (m_exchanging && m_round == round && (IsRing() || !awaited.empty()) &&
         !m_readyEvent.IsRunning())
@@ -1709,233 +1687,9 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
 }
 
 void
-TrainingIslandApplication::NoteAlive(uint32_t member, uint32_t round)
+TrainingIslandApplication::ViewApplied(uint32_t round)
 {
-    if (member == m_island)
-    {
-        return;
-    }
-    auto gone = m_departed.find(member);
-    if (gone != m_departed.end() && round >= gone->second)
-    {
-        // Back (a partition healed): included again from the next round that starts.
-        NS_LOG_INFO("island " << m_island << " hears from " << member << " again");
-        m_departed.erase(gone);
-    }
-    if (round <= m_round)
-    {
-        m_silence.erase(member);
-    }
-}
-
-void
-TrainingIslandApplication::HandleReady(const IslandSyncHeader& header)
-{
-    uint32_t peer = header.GetSender();
-    if (header.GetChunkIndex() == READY_VIEW)
-    {
-        HandleView(header);
-        return;
-    }
-    UpdatePeerRound(peer, header.GetRound());
-    if (header.GetChunkIndex() == READY_ASK)
-    {
-        // The answer tells the asker the round this island is in, and its view when it has
-        // excluded members from it.
-        const ExchangePlan& base = GetBasePlan(m_round);
-        bool member =
-            std::find(base.members.begin(), base.members.end(), peer) != base.members.end();
-        if (member && GetPlan(m_round).excluded != 0)
-        {
-            SendView(m_round, peer);
-        }
-        else
-        {
-            SendReady(m_round, peer, false);
-        }
-    }
-}
-
-uint64_t
-TrainingIslandApplication::GetView(uint32_t round) const
-{
-    if (round == m_round || m_viewPlans.count(round))
-    {
-        return GetPlan(round).GetMemberBits();
-    }
-    uint64_t view = GetBasePlan(round).GetMemberBits();
-    auto pending = m_pendingExclusions.find(round);
-    if (pending != m_pendingExclusions.end())
-    {
-        view &= ~pending->second;
-    }
-    return view;
-}
-
-void
-TrainingIslandApplication::SendView(uint32_t round, uint32_t member)
-{
-    IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::READY);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetCliqueId(static_cast<uint16_t>(GetBasePlan(round).clique));
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(READY_VIEW);
-    const uint64_t view = GetView(round);
-    header.SetContributors(view);
-    SendPacket(header, 0, member);
-    m_viewSent[member] = ViewSent{round, view, Simulator::Now()};
-}
-
-void
-TrainingIslandApplication::RefreshView(uint32_t member)
-{
-    if (!m_running || m_crashed || member == m_island || m_round >= m_rounds)
-    {
-        return;
-    }
-    const ExchangePlan& plan = GetPlan(m_round);
-    if (plan.excluded == 0)
-    {
-        return;
-    }
-    const ExchangePlan& base = GetBasePlan(m_round);
-    if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
-    {
-        return;
-    }
-    const uint64_t view = plan.GetMemberBits();
-    auto confirmed = m_peerViews.find(member);
-    if (confirmed != m_peerViews.end() && confirmed->second.round == m_round &&
-        confirmed->second.view == view)
-    {
-        return;
-    }
-    auto sent = m_viewSent.find(member);
-    if (sent != m_viewSent.end() && sent->second.round == m_round && sent->second.view == view &&
-        Simulator::Now() < sent->second.at + GetRtt(member) + m_nackTimeout)
-    {
-        return;
-    }
-    SendView(m_round, member);
-}
-
-void
-TrainingIslandApplication::HandleView(const IslandSyncHeader& header)
-{
-    const uint32_t round = header.GetRound();
-    const uint32_t peer = header.GetSender();
-    if (round >= m_rounds)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    const ExchangePlan& base = GetBasePlan(round);
-    const uint64_t members = base.GetMemberBits();
-    const uint64_t view = header.GetContributors();
-    if (!(members & Bit(peer)) || peer == m_island || !(members & Bit(m_island)) ||
-        (view & ~members) != 0 || !(view & Bit(peer)))
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    m_peerViews[peer] = ViewSent{round, view, Simulator::Now()};
-    if (view & Bit(m_island))
-    {
-        // The peer has started the round (the view also announces it).
-        UpdatePeerRound(peer, round);
-    }
-    if (round < m_round)
-    {
-        return;
-    }
-    const uint64_t before = GetView(round);
-    const std::string& peerId = m_topology->GetCity(peer).id;
-    if (!(view & Bit(m_island)))
-    {
-        // The peer averages without this island: so does this island without the peer (the
-        // two sides of a partition each average over their side).
-        ExcludeMember(round, peer, peerId + " excluded this island");
-    }
-    for (uint32_t member : base.members)
-    {
-        if (member != m_island && member != peer && !(view & Bit(member)) &&
-            (GetView(round) & Bit(member)))
-        {
-            ExcludeMember(round, member, "excluded by " + peerId);
-        }
-    }
-    // Tell the peer this island's view when it differs and the peer has not had it yet.
-    const uint64_t after = GetView(round);
-    auto sent = m_viewSent.find(peer);
-    bool told =
-        sent != m_viewSent.end() && sent->second.round == round && sent->second.view == after;
-    if (after != view && after == before && !told && round == m_round && (after & Bit(peer)))
-    {
-        SendView(round, peer);
-    }
-}
-
-bool
-TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const std::string& reason)
-{
-    if (m_crashed || !m_running || round < m_round || round >= m_rounds || member == m_island)
-    {
-        return false;
-    }
-    const ExchangePlan& base = GetBasePlan(round);
-    if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
-    {
-        return false;
-    }
-    if (!(GetView(round) & Bit(member)))
-    {
-        return false;
-    }
-    if (round > m_round)
-    {
-        NS_LOG_INFO("island " << m_island << " will exclude " << member << " from round " << round
-                              << ": " << reason);
-        m_pendingExclusions[round] |= Bit(member);
-        ++m_exclusions;
-        m_memberExcludedTrace(m_island, round, member, reason);
-        return true;
-    }
-    if (!IsRing())
-    {
-        auto rxIt = m_rx.find(round);
-        if (rxIt != m_rx.end())
-        {
-            auto it = rxIt->second.streams.find(member);
-            if (it != rxIt->second.streams.end() && it->second.IsStarted())
-            {
-                // Some of its contribution is in the sum: it stays.
-                NS_LOG_INFO("island " << m_island << " cannot exclude " << member << " from round "
-                                      << round << ": its chunks are held");
-                return false;
-            }
-        }
-    }
-    NS_LOG_INFO("island " << m_island << " excludes " << member << " from round " << round << ": "
-                          << reason);
-    m_departed.emplace(member, round);
-    ++m_exclusions;
-    m_memberExcludedTrace(m_island, round, member, reason);
-    ApplyView(round, GetPlan(round).excluded | Bit(member));
-    if (m_round != round || !m_running)
-    {
-        return true;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    for (uint32_t other : base.members)
-    {
-        if (other != m_island && !(plan.excluded & Bit(other) && other != member))
-        {
-            SendView(round, other);
-        }
-    }
-    if (m_exchanging)
+    if (m_exchanging && round == m_round)
     {
         if (IsRing())
         {
@@ -1946,29 +1700,14 @@ TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const 
             CheckExchangeComplete();
         }
     }
-    return true;
 }
 
 void
-TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
+TrainingIslandApplication::FitExchangeToView(uint32_t round)
 {
-    NS_LOG_FUNCTION(this << round << excluded);
-    // A member whose contribution is in the sum already cannot be left out (non-ring modes).
+    NS_LOG_FUNCTION(this << round);
     auto rxIt = m_rx.find(round);
-    if (!IsRing() && rxIt != m_rx.end())
-    {
-        for (const auto& [source, stream] : rxIt->second.streams)
-        {
-            if ((excluded & Bit(source)) && stream.IsStarted())
-            {
-                excluded &= ~Bit(source);
-                m_departed.erase(source);
-            }
-        }
-    }
-    m_viewPlans[round] =
-        m_planner->MakeViewPlan(GetBasePlan(round), round % m_plans.size(), excluded);
-    const ExchangePlan& plan = m_viewPlans[round];
+    const ExchangePlan& plan = GetPlan(round);
     if (IsRing())
     {
         // The ring's exchange starts again over the new ring: drop the old one's state.
@@ -2046,16 +1785,15 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
     if (tx.cliqueWide && tx.awaited == 0)
     {
         // The members left have all announced the round: the streams start together.
-        const double now = Simulator::Now().GetSeconds();
         if (tx.multicast)
         {
             tx.group.GetPacer().NotBeforeNow();
-            ResumeStream(round, tx, tx.group);
+            ResumeStream(tx, tx.group);
         }
         for (auto& [member, stream] : tx.streams)
         {
             stream.GetPacer().NotBeforeNow();
-            ResumeStream(round, tx, stream);
+            ResumeStream(tx, stream);
         }
     }
 }
@@ -2079,7 +1817,7 @@ TrainingIslandApplication::GiveUpStream(uint32_t round, uint32_t key)
         // Ring mode: the successor is gone and the ring is rebuilt without it. Otherwise the
         // receiver is left out if nothing of its contribution is held; if part of it is, the
         // stalled stream abandons the round by itself.
-        if (ExcludeMember(round, destination, reason.str()))
+        if (m_membership->ExcludeMember(round, destination, reason.str()))
         {
             return;
         }
@@ -2124,7 +1862,7 @@ TrainingIslandApplication::DescribeState() const
         state << "crashed at the start of round " << m_round;
         return state.str();
     }
-    if (m_plans.empty())
+    if (!m_membership)
     {
         return "not started";
     }
@@ -2154,10 +1892,9 @@ TrainingIslandApplication::DescribeState() const
     std::vector<std::string> waits;
     for (uint32_t member : GetAwaited(m_round))
     {
-        auto silence = m_silence.find(member);
         std::ostringstream wait;
         wait << m_topology->GetCity(member).id << " (READY unanswered x"
-             << (silence == m_silence.end() ? 0 : silence->second) << ")";
+             << m_membership->GetSilence(member) << ")";
         waits.push_back(wait.str());
     }
     auto rxIt = m_rx.find(m_round);
@@ -2217,10 +1954,10 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
             // Gone: nothing about the round of the crash or a later one is answered.
             continue;
         }
-        NoteAlive(header.GetSender(), header.GetRound());
+        m_membership->NoteAlive(header.GetSender(), header.GetRound());
         if (header.GetRound() == m_round && header.GetType() != IslandSyncHeader::READY)
         {
-            RefreshView(header.GetSender());
+            m_membership->RefreshView(header.GetSender());
         }
         switch (header.GetType())
         {
@@ -2235,7 +1972,7 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
             HandleDone(header);
             break;
         case IslandSyncHeader::READY:
-            HandleReady(header);
+            m_membership->HandleReady(header);
             break;
         }
     }
@@ -2270,7 +2007,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     {
         if (contributors & Bit(member))
         {
-            NoteAlive(member, round);
+            m_membership->NoteAlive(member, round);
         }
     }
     if (plan.members.size() < 2 || header.GetCliqueId() != plan.wireClique ||
@@ -2298,7 +2035,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     {
         if (contributors & Bit(member))
         {
-            UpdatePeerRound(member, round);
+            m_membership->UpdatePeerRound(member, round);
         }
     }
     if (round < m_round)
@@ -2380,7 +2117,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         if (round == m_round && header.GetSender() != plan.predecessor)
         {
             // A member on another view of the ring: tell it ours.
-            RefreshView(header.GetSender());
+            m_membership->RefreshView(header.GetSender());
         }
         return;
     }
@@ -2406,7 +2143,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     {
         if (member != m_island && (contributors & Bit(member)))
         {
-            UpdatePeerRound(member, round);
+            m_membership->UpdatePeerRound(member, round);
         }
     }
     if (round < m_round)
@@ -2515,7 +2252,7 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         // Only what was sent: the rest is pending anyway.
         stream.m_pending.Insert(range.first, std::min(range.second, sent));
     }
-    ResumeStream(round, tx, pacer);
+    ResumeStream(tx, pacer);
 }
 
 void
