@@ -7,6 +7,7 @@
 #include "training-run.h"
 
 #include "aggregator-helper.h"
+#include "exchange-planner.h"
 #include "island-sync-header.h"
 #include "schedule-metrics.h"
 #include "training-helper.h"
@@ -172,102 +173,20 @@ TrainingRun::Validate(const WanTopology& topology,
                                  std::to_string(config.pcapSnaplen) + "')");
     }
 
-    // The chunk size must fit the path MTU of every clique that exchanges.
-    const uint32_t overhead =
-        TrainingIslandApplication::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
     if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
     {
         throw WanConfigError("chunkBytes",
                              "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
                                  ")");
     }
-    for (const auto& round : schedule.GetRounds())
-    {
-        for (const auto& clique : round)
-        {
-            for (uint32_t a : clique)
-            {
-                for (uint32_t b : clique)
-                {
-                    if (a != b &&
-                        uint64_t{config.chunkBytes} + overhead > topology.GetPathMtuBytes(a, b))
-                    {
-                        throw WanConfigError(
-                            "chunkBytes",
-                            std::to_string(config.chunkBytes) + " bytes + " +
-                                std::to_string(overhead) + " header bytes exceed the path MTU " +
-                                std::to_string(topology.GetPathMtuBytes(a, b)) + " of " +
-                                topology.GetCity(a).id + "->" + topology.GetCity(b).id);
-                    }
-                }
-            }
-        }
-    }
-
-    if (config.mode == CapabilityMode::RING)
-    {
-        // Every member's segment of the ring needs at least one chunk (the application cuts
-        // the model as done here).
-        for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
-        {
-            for (const auto& clique : schedule.GetRound(r))
-            {
-                const uint64_t k = clique.size();
-                if (k < 2)
-                {
-                    continue;
-                }
-                std::string names;
-                uint32_t pathMtu = WanTopology::MAX_MTU_BYTES;
-                for (uint32_t a : clique)
-                {
-                    names += (names.empty() ? "" : " ") + topology.GetCity(a).id;
-                    for (uint32_t b : clique)
-                    {
-                        if (a != b)
-                        {
-                            pathMtu = std::min(pathMtu, topology.GetPathMtuBytes(a, b));
-                        }
-                    }
-                }
-                const std::string ring = "the ring of " + std::to_string(k) + " members {" + names +
-                                         "} of schedule round " + std::to_string(r);
-                uint64_t chunkBytes = config.chunkBytes;
-                if (chunkBytes == 0)
-                {
-                    chunkBytes = (pathMtu - overhead) / IslandSyncHeader::VALUE_BYTES *
-                                 IslandSyncHeader::VALUE_BYTES;
-                    if ((config.modelBytes + chunkBytes - 1) / chunkBytes < k)
-                    {
-                        chunkBytes = config.modelBytes / k / IslandSyncHeader::VALUE_BYTES *
-                                     IslandSyncHeader::VALUE_BYTES;
-                    }
-                    if (chunkBytes == 0)
-                    {
-                        throw WanConfigError(
-                            "modelBytes",
-                            std::to_string(config.modelBytes) + " bytes are too few for " + ring +
-                                ": each member's segment needs a chunk of at least 4 bytes, so "
-                                "ring mode needs at least " +
-                                std::to_string(IslandSyncHeader::VALUE_BYTES * k) + " bytes");
-                    }
-                }
-                const uint64_t chunks = (config.modelBytes + chunkBytes - 1) / chunkBytes;
-                if (chunks < k)
-                {
-                    throw WanConfigError(
-                        "chunkBytes",
-                        std::to_string(config.chunkBytes) +
-                            " cuts {modelBytes}=" + std::to_string(config.modelBytes) + " into " +
-                            std::to_string(chunks) + " chunks, fewer than the members of " + ring +
-                            " (each member's segment needs a chunk); use at most " +
-                            std::to_string(config.modelBytes / k / IslandSyncHeader::VALUE_BYTES *
-                                           IslandSyncHeader::VALUE_BYTES) +
-                            " bytes, or 0");
-                }
-            }
-        }
-    }
+    // Every island plans every round as it will when it starts (chunking, rings, rates).
+    ExchangePlanner::Config planning;
+    planning.mode = config.mode;
+    planning.modelBytes = config.modelBytes;
+    planning.chunkBytes = config.chunkBytes;
+    planning.parameterCount = config.parameterCount;
+    planning.streamRateBps = static_cast<double>(config.streamRate.GetBitRate());
+    ExchangePlanner(topology, schedule, planning).Validate();
     if (config.maxRepairAttempts < 1)
     {
         throw WanConfigError("maxRepairAttempts", "must be at least 1 (got '0')");

@@ -6,6 +6,11 @@
 
 #include "training-island-application.h"
 
+#include "clique-membership.h"
+#include "exchange-planner.h"
+#include "island-timing.h"
+#include "wan-config-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
@@ -36,20 +41,6 @@ namespace
 {
 
 /**
- * @param seconds a non-negative delay in seconds
- * @return the delay rounded up to the next nanosecond (never early)
- */
-Time
-CeilNanoSeconds(double seconds)
-{
-    if (seconds <= 0)
-    {
-        return Time(0);
-    }
-    return NanoSeconds(static_cast<int64_t>(std::ceil(seconds * 1e9)));
-}
-
-/**
  * @param island an island index
  * @return its contributor bit
  */
@@ -57,41 +48,6 @@ uint64_t
 Bit(uint32_t island)
 {
     return uint64_t{1} << island;
-}
-
-/**
- * @param held the chunks held
- * @param first the first chunk of the stream
- * @param end one past its last chunk
- * @param maxRanges the largest number of intervals to return (the first ones)
- * @return the chunks of [first, end) that are not held, as intervals in increasing order
- */
-std::vector<ChunkRangeSet::Range>
-GetMissingIn(const ChunkRangeSet& held, uint32_t first, uint32_t end, uint32_t maxRanges)
-{
-    std::vector<ChunkRangeSet::Range> missing;
-    uint32_t next = first;
-    for (const auto& range : held.GetRanges())
-    {
-        if (missing.size() >= maxRanges)
-        {
-            return missing;
-        }
-        if (range.second <= next || range.first >= end)
-        {
-            continue;
-        }
-        if (range.first > next)
-        {
-            missing.emplace_back(next, range.first);
-        }
-        next = std::max(next, range.second);
-    }
-    if (next < end && missing.size() < maxRanges)
-    {
-        missing.emplace_back(next, end);
-    }
-    return missing;
 }
 
 } // namespace
@@ -309,8 +265,7 @@ TrainingIslandApplication::TrainingIslandApplication()
       m_duplicateChunks(0),
       m_aggregatesIn(0),
       m_rejectedPackets(0),
-      m_abandoned(0),
-      m_exclusions(0)
+      m_abandoned(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -442,7 +397,7 @@ TrainingIslandApplication::GetChunkCount(uint32_t round) const
 double
 TrainingIslandApplication::GetStreamRateBps(uint32_t round, uint32_t destination) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto it = plan.sendRateBps.find(destination);
     NS_ABORT_MSG_IF(it == plan.sendRateBps.end(),
                     "TrainingIslandApplication::GetStreamRateBps: island "
@@ -454,7 +409,7 @@ TrainingIslandApplication::GetStreamRateBps(uint32_t round, uint32_t destination
 double
 TrainingIslandApplication::GetReceiveRateBps(uint32_t round, uint32_t source) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto it = plan.recvRateBps.find(source);
     NS_ABORT_MSG_IF(it == plan.recvRateBps.end(),
                     "TrainingIslandApplication::GetReceiveRateBps: island "
@@ -512,13 +467,15 @@ TrainingIslandApplication::IsRing() const
 }
 
 uint32_t
-TrainingIslandApplication::GetRingSteps(const Plan& plan) const
+TrainingIslandApplication::GetRingSteps(const ExchangePlan& plan) const
 {
     return 2 * (static_cast<uint32_t>(plan.ring.size()) - 1);
 }
 
 uint32_t
-TrainingIslandApplication::GetRingSegment(const Plan& plan, uint32_t position, uint32_t step) const
+TrainingIslandApplication::GetRingSegment(const ExchangePlan& plan,
+                                          uint32_t position,
+                                          uint32_t step) const
 {
     const uint32_t k = plan.ring.size();
     if (step + 1 < k)
@@ -531,7 +488,7 @@ TrainingIslandApplication::GetRingSegment(const Plan& plan, uint32_t position, u
 }
 
 uint64_t
-TrainingIslandApplication::GetRingContributors(const Plan& plan,
+TrainingIslandApplication::GetRingContributors(const ExchangePlan& plan,
                                                uint32_t position,
                                                uint32_t step) const
 {
@@ -546,7 +503,7 @@ TrainingIslandApplication::GetRingContributors(const Plan& plan,
 }
 
 uint32_t
-TrainingIslandApplication::FindRingStep(const Plan& plan,
+TrainingIslandApplication::FindRingStep(const ExchangePlan& plan,
                                         uint32_t position,
                                         uint64_t contributors,
                                         uint32_t chunk) const
@@ -556,7 +513,7 @@ TrainingIslandApplication::FindRingStep(const Plan& plan,
     {
         return NO_RING_STEP;
     }
-    const uint32_t segment = GetSegmentOfChunk(plan, chunk);
+    const uint32_t segment = plan.GetSegmentOfChunk(chunk);
     const uint32_t count = std::bitset<64>(contributors).count();
     uint32_t step = NO_RING_STEP;
     if (count == k)
@@ -586,15 +543,8 @@ TrainingIslandApplication::FindRingStep(const Plan& plan,
     return step;
 }
 
-uint32_t
-TrainingIslandApplication::GetSegmentOfChunk(const Plan& plan, uint32_t chunk) const
-{
-    auto it = std::upper_bound(plan.segmentFirst.begin(), plan.segmentFirst.end(), chunk);
-    return static_cast<uint32_t>(std::distance(plan.segmentFirst.begin(), it)) - 1;
-}
-
 std::vector<float>
-TrainingIslandApplication::GetRingValues(const Plan& plan,
+TrainingIslandApplication::GetRingValues(const ExchangePlan& plan,
                                          const TxState& tx,
                                          uint32_t step,
                                          uint32_t offset,
@@ -627,13 +577,13 @@ TrainingIslandApplication::GetRingValues(const Plan& plan,
 uint32_t
 TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
 {
-    if (!IsRing() || m_plans.empty() || header.GetRound() >= m_rounds ||
+    if (!IsRing() || !m_membership || header.GetRound() >= m_rounds ||
         (header.GetType() != IslandSyncHeader::DATA &&
          header.GetType() != IslandSyncHeader::AGGREGATE))
     {
         return NO_RING_STEP;
     }
-    const Plan& plan = GetPlan(header.GetRound());
+    const ExchangePlan& plan = GetPlan(header.GetRound());
     if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
         header.GetChunkCount() != plan.chunkCount)
     {
@@ -663,6 +613,8 @@ TrainingIslandApplication::DoDispose()
     m_socket = nullptr;
     m_rx.clear();
     m_tx.clear();
+    m_membership.reset();
+    m_planner.reset();
     m_topology.reset();
     m_schedule.reset();
     Application::DoDispose();
@@ -674,331 +626,130 @@ TrainingIslandApplication::BuildPlans()
     NS_ABORT_MSG_IF(!m_topology || !m_schedule,
                     "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
     const std::string& id = m_topology->GetCity(m_island).id;
-    NS_ABORT_MSG_IF(m_mode == CapabilityMode::TREE,
-                    "TrainingIslandApplication ("
-                        << id << "): mode 'tree' is analytic only (MODEL.md's upper bound needs "
-                        << "a summing FPGA in every router) and is not simulated (simulated: "
-                        << "unicast, multicast, aggregation, both, ring)");
     NS_ABORT_MSG_IF(IsMulticast() && m_groups.size() != m_schedule->GetNRounds(),
                     "TrainingIslandApplication ("
                         << id << "): mode '" << CapabilityModeToString(m_mode)
                         << "' needs one multicast group per schedule round (SetMulticastGroups; "
                            "TrainingHelper::SetMulticast does it), got "
                         << m_groups.size() << " for " << m_schedule->GetNRounds() << " rounds");
-    NS_ABORT_MSG_IF(uint64_t{IslandSyncHeader::VALUE_BYTES} * m_parameterCount > m_modelBytes,
-                    "TrainingIslandApplication (" << id << "): ParameterCount " << m_parameterCount
-                                                  << " x 4 bytes exceeds "
-                                                  << "ModelBytes " << m_modelBytes);
-    NS_ABORT_MSG_IF(m_chunkBytesAttr % IslandSyncHeader::VALUE_BYTES != 0,
-                    "TrainingIslandApplication (" << id << "): ChunkBytes " << m_chunkBytesAttr
-                                                  << " is not a multiple of 4");
-
-    const uint32_t overhead = IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
-    LinkLoadModel loadModel(*m_topology);
-    m_plans.clear();
-    for (uint32_t sr = 0; sr < m_schedule->GetNRounds(); ++sr)
+    ExchangePlanner::Config config;
+    config.mode = m_mode;
+    config.modelBytes = m_modelBytes;
+    config.chunkBytes = m_chunkBytesAttr;
+    config.parameterCount = m_parameterCount;
+    config.streamRateBps = static_cast<double>(m_streamRate.GetBitRate());
+    std::vector<ExchangePlan> plans;
+    try
     {
-        Plan plan;
-        plan.clique = m_schedule->GetCliqueOf(sr, m_island);
-        if (plan.clique != CliqueSchedule::IDLE)
-        {
-            plan.members = m_schedule->GetRound(sr)[plan.clique];
-        }
+        m_planner = std::make_unique<ExchangePlanner>(*m_topology, *m_schedule, config);
+        plans = m_planner->GetPlans(m_island);
+    }
+    catch (const WanConfigError& error)
+    {
+        NS_FATAL_ERROR("TrainingIslandApplication (" << id << "): " << error.what());
+    }
+    for (uint32_t sr = 0; sr < plans.size() && IsMulticast(); ++sr)
+    {
+        ExchangePlan& plan = plans[sr];
         if (plan.members.size() >= 2)
         {
-            uint32_t pathMtu = std::numeric_limits<uint32_t>::max();
-            for (uint32_t a : plan.members)
-            {
-                for (uint32_t b : plan.members)
-                {
-                    if (a != b)
-                    {
-                        pathMtu = std::min(pathMtu, m_topology->GetPathMtuBytes(a, b));
-                    }
-                }
-            }
-            uint32_t fit = (pathMtu - overhead) / IslandSyncHeader::VALUE_BYTES *
-                           IslandSyncHeader::VALUE_BYTES;
-            NS_ABORT_MSG_IF(m_chunkBytesAttr > fit,
-                            "TrainingIslandApplication ("
-                                << id << "): ChunkBytes " << m_chunkBytesAttr << " exceeds the "
-                                << fit << " bytes that fit the path MTU " << pathMtu
-                                << " of the clique of schedule round " << sr);
-            plan.chunkBytes = m_chunkBytesAttr > 0 ? m_chunkBytesAttr : fit;
-            const uint32_t k = plan.members.size();
-            if (IsRing() && m_chunkBytesAttr == 0 &&
-                (m_modelBytes + plan.chunkBytes - 1) / plan.chunkBytes < k)
-            {
-                // Every member's segment needs at least one chunk: smaller chunks.
-                plan.chunkBytes =
-                    static_cast<uint32_t>(m_modelBytes / k / IslandSyncHeader::VALUE_BYTES *
-                                          IslandSyncHeader::VALUE_BYTES);
-                NS_ABORT_MSG_IF(
-                    plan.chunkBytes == 0,
-                    "TrainingIslandApplication ("
-                        << id << "): ModelBytes " << m_modelBytes
-                        << " is too small for the ring of " << k << " members of schedule round "
-                        << sr << " (each member's segment needs a chunk of at least 4 bytes)");
-            }
-            uint64_t count = (m_modelBytes + plan.chunkBytes - 1) / plan.chunkBytes;
-            NS_ABORT_MSG_IF(count > std::numeric_limits<uint32_t>::max(),
-                            "TrainingIslandApplication (" << id << "): ModelBytes " << m_modelBytes
-                                                          << " needs more than 2^32 chunks");
-            NS_ABORT_MSG_IF(IsRing() && count < k,
-                            "TrainingIslandApplication ("
-                                << id << "): ChunkBytes " << plan.chunkBytes << " cuts ModelBytes "
-                                << m_modelBytes << " into " << count << " chunks, fewer than the "
-                                << k << " members of the ring of schedule round " << sr
-                                << " (each member's segment needs a chunk): lower ChunkBytes");
-            plan.chunkCount = static_cast<uint32_t>(count);
-
-            // Bottleneck shares of the round's loads (MODEL.md's counts for this mode).
-            std::vector<double> loads = loadModel.GetRoundLoads(m_schedule->GetRound(sr), m_mode);
-            auto share = [&](const std::vector<uint32_t>& links) {
-                double best = std::numeric_limits<double>::infinity();
-                for (uint32_t d : links)
-                {
-                    NS_ABORT_MSG_IF(loads[d] <= 0,
-                                    "TrainingIslandApplication: no load counted on "
-                                        << m_topology->GetDirectedLinkName(d)
-                                        << " for a stream that crosses it");
-                    best =
-                        std::min(best, m_topology->GetDirectedLinkCapacityGbps(d) * 1e9 / loads[d]);
-                }
-                return best;
-            };
-            auto unicastRate = [&](uint32_t src, uint32_t dst) {
-                return share(m_topology->GetRoute(src, dst).links);
-            };
-            auto treeRate = [&](uint32_t src) {
-                return share(loadModel.GetSourceTree(src, plan.members));
-            };
-            const double fixed = static_cast<double>(m_streamRate.GetBitRate());
-            double common = std::numeric_limits<double>::infinity();
-            if (m_mode == CapabilityMode::AGGREGATION)
-            {
-                for (uint32_t a : plan.members)
-                {
-                    for (uint32_t b : plan.members)
-                    {
-                        if (a != b)
-                        {
-                            common = std::min(common, unicastRate(a, b));
-                        }
-                    }
-                }
-            }
-            else if (m_mode == CapabilityMode::BOTH)
-            {
-                for (uint32_t a : plan.members)
-                {
-                    common = std::min(common, treeRate(a));
-                }
-            }
-            if (IsRing())
-            {
-                SetRingPlan(plan, loads, loadModel);
-            }
-            for (uint32_t other : plan.members)
-            {
-                if (other == m_island || IsRing())
-                {
-                    continue;
-                }
-                double send = 0;
-                double recv = 0;
-                switch (m_mode)
-                {
-                case CapabilityMode::UNICAST:
-                    send = unicastRate(m_island, other);
-                    recv = unicastRate(other, m_island);
-                    break;
-                case CapabilityMode::MULTICAST:
-                    send = treeRate(m_island);
-                    recv = treeRate(other);
-                    break;
-                default:
-                    send = common;
-                    recv = common;
-                    break;
-                }
-                plan.sendRateBps[other] = fixed > 0 ? fixed : send;
-                plan.recvRateBps[other] = fixed > 0 ? fixed : recv;
-            }
-            if (IsMulticast())
-            {
-                plan.group = m_groups[sr];
-                NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
-                                    "TrainingIslandApplication ("
-                                        << id << "): the group of schedule round " << sr << ", "
-                                        << plan.group << ", is not a multicast address");
-                plan.groupRateBps = plan.sendRateBps.begin()->second;
-            }
+            plan.group = m_groups[sr];
+            NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
+                                "TrainingIslandApplication ("
+                                    << id << "): the group of schedule round " << sr << ", "
+                                    << plan.group << ", is not a multicast address");
         }
-        plan.wireClique = static_cast<uint16_t>(plan.clique);
-        m_plans.push_back(std::move(plan));
     }
+    m_membership = std::make_unique<CliqueMembership>(m_island,
+                                                      m_jobId,
+                                                      m_rounds,
+                                                      *m_topology,
+                                                      *m_planner,
+                                                      std::move(plans),
+                                                      m_maxRepairAttempts,
+                                                      m_nackTimeout);
+    CliqueMembership::Callbacks callbacks;
+    callbacks.send = MakeCallback(&TrainingIslandApplication::SendControl, this);
+    callbacks.peerStarted = MakeCallback(&TrainingIslandApplication::PeerStarted, this);
+    callbacks.memberExcluded = MakeCallback(&TrainingIslandApplication::NoteExclusion, this);
+    callbacks.viewChanged = MakeCallback(&TrainingIslandApplication::FitExchangeToView, this);
+    callbacks.viewApplied = MakeCallback(&TrainingIslandApplication::ViewApplied, this);
+    callbacks.heldFrom = MakeCallback(&TrainingIslandApplication::GetHeldFrom, this);
+    callbacks.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
+    callbacks.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);
+    callbacks.active = MakeCallback(&TrainingIslandApplication::IsActive, this);
+    m_membership->SetCallbacks(callbacks);
+}
+
+const ExchangePlan&
+TrainingIslandApplication::GetPlan(uint32_t round) const
+{
+    NS_ABORT_MSG_IF(!m_membership,
+                    "TrainingIslandApplication: the plans are built when the application starts");
+    return m_membership->GetPlan(round);
+}
+
+const ExchangePlan&
+TrainingIslandApplication::GetBasePlan(uint32_t round) const
+{
+    NS_ABORT_MSG_IF(!m_membership,
+                    "TrainingIslandApplication: the plans are built when the application starts");
+    return m_membership->GetBasePlan(round);
+}
+
+bool
+TrainingIslandApplication::HasSendState(uint32_t round) const
+{
+    return m_tx.find(round) != m_tx.end();
+}
+
+uint32_t
+TrainingIslandApplication::GetCurrentRound() const
+{
+    return m_round;
+}
+
+bool
+TrainingIslandApplication::IsActive() const
+{
+    return m_running && !m_crashed;
 }
 
 void
-TrainingIslandApplication::SetRingPlan(Plan& plan,
-                                       const std::vector<double>& loads,
-                                       const LinkLoadModel& loadModel) const
+TrainingIslandApplication::SendControl(const IslandSyncHeader& header, uint32_t destination)
 {
-    const uint32_t k = plan.members.size();
-    plan.ring = loadModel.GetRingOrder(plan.members);
-    plan.ringPosition = static_cast<uint32_t>(
-        std::distance(plan.ring.begin(), std::find(plan.ring.begin(), plan.ring.end(), m_island)));
-    plan.successor = plan.ring[(plan.ringPosition + 1) % k];
-    plan.predecessor = plan.ring[(plan.ringPosition + k - 1) % k];
-    plan.segmentFirst.clear();
-    for (uint32_t j = 0; j <= k; ++j)
-    {
-        plan.segmentFirst.push_back(static_cast<uint32_t>(uint64_t{j} * plan.chunkCount / k));
-    }
-    // The bottleneck share of the round's loads along a route.
-    auto unicastRate = [&](uint32_t src, uint32_t dst) {
-        double best = std::numeric_limits<double>::infinity();
-        for (uint32_t d : m_topology->GetRoute(src, dst).links)
-        {
-            NS_ABORT_MSG_IF(loads[d] <= 0,
-                            "TrainingIslandApplication: no load counted on "
-                                << m_topology->GetDirectedLinkName(d)
-                                << " for a stream that crosses it");
-            best = std::min(best, m_topology->GetDirectedLinkCapacityGbps(d) * 1e9 / loads[d]);
-        }
-        return best;
-    };
-    // A hop carries w = 2(k-1)/k streams, one step after the other: at w times the bottleneck
-    // share, every hop crossing a link ends after 8 S n_l / capacity.
-    const double w = 2.0 * (k - 1) / k;
-    const double fixed = static_cast<double>(m_streamRate.GetBitRate());
-    plan.sendRateBps.clear();
-    plan.recvRateBps.clear();
-    plan.sendRateBps[plan.successor] =
-        fixed > 0 ? fixed : w * unicastRate(m_island, plan.successor);
-    plan.recvRateBps[plan.predecessor] =
-        fixed > 0 ? fixed : w * unicastRate(plan.predecessor, m_island);
+    SendPacket(header, 0, destination);
 }
 
-const TrainingIslandApplication::Plan&
-TrainingIslandApplication::GetPlan(uint32_t round) const
+void
+TrainingIslandApplication::NoteExclusion(uint32_t round, uint32_t member, const std::string& reason)
 {
-    if (!m_viewPlans.empty())
-    {
-        auto it = m_viewPlans.find(round);
-        if (it != m_viewPlans.end())
-        {
-            return it->second;
-        }
-    }
-    return GetBasePlan(round);
+    m_memberExcludedTrace(m_island, round, member, reason);
 }
 
-const TrainingIslandApplication::Plan&
-TrainingIslandApplication::GetBasePlan(uint32_t round) const
+void
+TrainingIslandApplication::RejectPacket()
 {
-    NS_ABORT_MSG_IF(m_plans.empty(),
-                    "TrainingIslandApplication: the plans are built when the application starts");
-    return m_plans[round % m_plans.size()];
+    ++m_rejectedPackets;
 }
 
 uint64_t
-TrainingIslandApplication::GetMemberBits(const Plan& plan)
+TrainingIslandApplication::GetHeldFrom(uint32_t round) const
 {
-    uint64_t bits = 0;
-    for (uint32_t member : plan.members)
+    uint64_t held = 0;
+    auto rxIt = m_rx.find(round);
+    if (IsRing() || rxIt == m_rx.end())
     {
-        bits |= Bit(member);
+        return held;
     }
-    return bits;
-}
-
-TrainingIslandApplication::Plan
-TrainingIslandApplication::MakeViewPlan(uint32_t round, uint64_t excluded) const
-{
-    const Plan& base = GetBasePlan(round);
-    Plan plan = base;
-    plan.excluded = excluded & GetMemberBits(base) & ~Bit(m_island);
-    plan.members.clear();
-    for (uint32_t member : base.members)
+    for (const auto& [source, stream] : rxIt->second.streams)
     {
-        if (!(plan.excluded & Bit(member)))
+        if (stream.IsStarted())
         {
-            plan.members.push_back(member);
-        }
-        else
-        {
-            plan.sendRateBps.erase(member);
-            plan.recvRateBps.erase(member);
+            held |= Bit(source);
         }
     }
-    if (IsRing())
-    {
-        // A new ring over the remaining members, with a clique id of its own on the wire.
-        const uint32_t excludedCount = std::bitset<64>(plan.excluded).count();
-        plan.wireClique =
-            static_cast<uint16_t>(base.clique + IslandSyncHeader::MAX_ISLANDS * excludedCount);
-        plan.ring.clear();
-        plan.segmentFirst.clear();
-        plan.sendRateBps.clear();
-        plan.recvRateBps.clear();
-        if (plan.members.size() >= 2)
-        {
-            LinkLoadModel loadModel(*m_topology);
-            CliqueSchedule::Round cliques = m_schedule->GetRound(round % m_plans.size());
-            cliques[base.clique] = plan.members;
-            SetRingPlan(plan, loadModel.GetRoundLoads(cliques, m_mode), loadModel);
-        }
-    }
-    return plan;
-}
-
-void
-TrainingIslandApplication::PruneViewPlans()
-{
-    for (auto it = m_viewPlans.begin(); it != m_viewPlans.end();)
-    {
-        if (it->first < m_round && m_tx.find(it->first) == m_tx.end())
-        {
-            it = m_viewPlans.erase(it);
-        }
-        else
-        {
-            ++it;
-        }
-    }
-}
-
-uint32_t
-TrainingIslandApplication::GetPayloadBytes(const Plan& plan, uint32_t chunk) const
-{
-    if (chunk + 1 < plan.chunkCount)
-    {
-        return plan.chunkBytes;
-    }
-    return static_cast<uint32_t>(m_modelBytes - uint64_t{plan.chunkBytes} * (plan.chunkCount - 1));
-}
-
-std::pair<uint32_t, uint32_t>
-TrainingIslandApplication::GetValueSlice(const Plan& plan, uint32_t chunk) const
-{
-    uint64_t offset = uint64_t{chunk} * (plan.chunkBytes / IslandSyncHeader::VALUE_BYTES);
-    if (offset >= m_parameterCount)
-    {
-        return {0, 0};
-    }
-    uint64_t count =
-        std::min<uint64_t>(m_parameterCount - offset,
-                           GetPayloadBytes(plan, chunk) / IslandSyncHeader::VALUE_BYTES);
-    return {static_cast<uint32_t>(offset), static_cast<uint32_t>(count)};
-}
-
-uint32_t
-TrainingIslandApplication::GetWireBytes(const Plan& plan, uint32_t chunk) const
-{
-    return PPP_HEADER_BYTES + IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE +
-           GetPayloadBytes(plan, chunk);
+    return held;
 }
 
 Time
@@ -1006,7 +757,7 @@ TrainingIslandApplication::GetRtt(uint32_t other) const
 {
     double ms = m_topology->GetRoute(m_island, other).latencyMs +
                 m_topology->GetRoute(other, m_island).latencyMs;
-    return CeilNanoSeconds(ms * 1e-3);
+    return IslandTiming::CeilNanoSeconds(ms * 1e-3);
 }
 
 uint32_t
@@ -1019,14 +770,14 @@ TrainingIslandApplication::GetMaxNackRanges(uint32_t other) const
 }
 
 Time
-TrainingIslandApplication::GetStallTime(const Plan& plan, uint32_t source) const
+TrainingIslandApplication::GetStallTime(const ExchangePlan& plan, uint32_t source) const
 {
-    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
-    return std::max(m_nackTimeout, CeilNanoSeconds(4 * interval));
+    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
+    return std::max(m_nackTimeout, IslandTiming::CeilNanoSeconds(4 * interval));
 }
 
 Time
-TrainingIslandApplication::GetPatience(const Plan& plan, uint32_t source) const
+TrainingIslandApplication::GetPatience(const ExchangePlan& plan, uint32_t source) const
 {
     return m_aggregationTimeout + GetStallTime(plan, source);
 }
@@ -1061,8 +812,6 @@ TrainingIslandApplication::StartApplication()
     m_round = 0;
     m_exchanging = false;
     m_running = true;
-    // Every island starts round 0 at once: round 0 needs no announcement.
-    m_peerRound.assign(m_addresses.size(), 0);
     StartRound();
 }
 
@@ -1081,7 +830,7 @@ TrainingIslandApplication::GetAbandonedRounds() const
 uint32_t
 TrainingIslandApplication::GetExclusions() const
 {
-    return m_exclusions;
+    return m_membership ? m_membership->GetExclusions() : 0;
 }
 
 bool
@@ -1106,18 +855,16 @@ TrainingIslandApplication::StopApplication()
     {
         for (auto& [source, stream] : rx.streams)
         {
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
+            stream.Cancel();
         }
     }
     for (auto& [round, tx] : m_tx)
     {
         for (auto& [destination, stream] : tx.streams)
         {
-            stream.sendEvent.Cancel();
-            stream.probeEvent.Cancel();
+            stream.Cancel();
         }
-        tx.group.sendEvent.Cancel();
+        tx.group.GetPacer().Stop();
     }
     m_rx.clear();
     m_tx.clear();
@@ -1144,8 +891,7 @@ TrainingIslandApplication::Crash()
     {
         for (auto& [key, stream] : rx.streams)
         {
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
+            stream.Cancel();
         }
     }
     m_rx.clear();
@@ -1178,59 +924,10 @@ TrainingIslandApplication::StartRound()
         Crash();
         return;
     }
-    PruneViewPlans();
-    // Members believed gone (or excluded by others ahead of this round) are left out at once.
-    const Plan& base = GetBasePlan(m_round);
-    uint64_t excluded = 0;
-    auto pending = m_pendingExclusions.find(m_round);
-    if (pending != m_pendingExclusions.end())
-    {
-        excluded = pending->second;
-        m_pendingExclusions.erase(pending);
-    }
-    for (uint32_t member : base.members)
-    {
-        auto gone = m_departed.find(member);
-        if (member != m_island && gone != m_departed.end() && gone->second < m_round &&
-            !(excluded & Bit(member)))
-        {
-            excluded |= Bit(member);
-            ++m_exclusions;
-            m_memberExcludedTrace(m_island,
-                                  m_round,
-                                  member,
-                                  "believed gone since round " + std::to_string(gone->second));
-        }
-    }
+    m_membership->PruneViews(m_round, MakeCallback(&TrainingIslandApplication::HasSendState, this));
+    const uint64_t excluded = m_membership->TakeStartExclusions(m_round);
     m_roundStartedTrace(m_island, m_round);
-    if (excluded != 0)
-    {
-        ApplyView(m_round, excluded);
-    }
-    const Plan& plan = GetPlan(m_round);
-    if (plan.excluded != 0)
-    {
-        // The view tells the members the round has started, and the excluded ones (in case
-        // they are back) whom this island averages over.
-        for (uint32_t member : base.members)
-        {
-            if (member != m_island)
-            {
-                SendView(m_round, member);
-            }
-        }
-    }
-    else if (m_round > 0 && m_cliqueBarrier)
-    {
-        for (uint32_t other : plan.members)
-        {
-            // Ring: only the predecessor sends to this island.
-            if (other != m_island && (!IsRing() || other == plan.predecessor))
-            {
-                SendReady(m_round, other, false);
-            }
-        }
-    }
+    m_membership->AnnounceRound(m_round, excluded, m_cliqueBarrier);
     m_stepsDone = 0;
     if (m_localSteps > 0)
     {
@@ -1269,7 +966,7 @@ void
 TrainingIslandApplication::BeginExchange()
 {
     NS_LOG_FUNCTION(this << m_round);
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     if (plan.members.size() < 2)
     {
         FinishRound();
@@ -1279,24 +976,28 @@ TrainingIslandApplication::BeginExchange()
     tx.values = m_parameters;
     tx.multicast = IsMulticast();
     RxState& rx = GetRxState(m_round);
-    double now = Simulator::Now().GetSeconds();
     if (IsRing())
     {
         // One stream per step toward the successor, all sent by the ring's pacer.
         tx.ringValues = rx.ringValues;
-        tx.group.destination = plan.successor;
-        tx.group.nextSendS = now;
+        tx.group.m_destination = plan.successor;
+        tx.group.GetPacer().Configure(
+            StreamPacer::LOWEST_STEP,
+            MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, plan.successor));
+        tx.group.GetPacer().RestartNow();
         for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
         {
-            TxStream& stream = tx.streams[step];
-            stream.destination = plan.successor;
-            stream.step = step;
+            SendStream& stream = tx.streams[step];
+            stream.m_destination = plan.successor;
+            stream.m_step = step;
+            stream.SetProbeCallback(
+                MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, step));
             uint32_t segment = GetRingSegment(plan, plan.ringPosition, step);
-            stream.pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
-            stream.sentFirst = plan.segmentFirst[segment];
-            stream.nextSendS = now;
+            stream.m_pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
+            stream.m_sentFirst = plan.segmentFirst[segment];
+            stream.GetPacer().RestartNow();
             // A step's values are held once the predecessor's previous step is.
-            stream.waitingStep = step > 0 && !rx.streams.at(step - 1).complete;
+            stream.m_waitingStep = step > 0 && !rx.streams.at(step - 1).IsComplete();
         }
     }
     else
@@ -1305,22 +1006,30 @@ TrainingIslandApplication::BeginExchange()
         {
             if (other != m_island)
             {
-                TxStream& stream = tx.streams[other];
-                stream.destination = other;
+                SendStream& stream = tx.streams[other];
+                stream.m_destination = other;
+                stream.SetProbeCallback(
+                    MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, other));
+                stream.GetPacer().Configure(
+                    StreamPacer::OWN,
+                    MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, other));
                 if (!tx.multicast)
                 {
-                    stream.pending.Insert(0, plan.chunkCount);
+                    stream.m_pending.Insert(0, plan.chunkCount);
                 }
-                stream.nextSendS = now;
+                stream.GetPacer().RestartNow();
             }
         }
     }
     if (tx.multicast)
     {
         // One stream to the group; the members' streams carry only their repairs.
-        tx.group.destination = ALL_MEMBERS;
-        tx.group.pending.Insert(0, plan.chunkCount);
-        tx.group.nextSendS = now;
+        tx.group.m_destination = ALL_MEMBERS;
+        tx.group.GetPacer().Configure(
+            StreamPacer::GROUP,
+            MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, ALL_MEMBERS));
+        tx.group.m_pending.Insert(0, plan.chunkCount);
+        tx.group.GetPacer().RestartNow();
     }
     // Multicast reaches every member at once, and an FPGA sums a chunk only when the
     // contributions of all members arrive together: in those modes the streams wait for every
@@ -1329,9 +1038,9 @@ TrainingIslandApplication::BeginExchange()
     tx.cliqueWide = IsMulticast() || IsAggregated();
     if (IsRing())
     {
-        if (m_cliqueBarrier && m_peerRound[plan.successor] < m_round)
+        if (m_cliqueBarrier && m_membership->GetPeerRound(plan.successor) < m_round)
         {
-            tx.group.waitingReady = true;
+            tx.group.m_waitingReady = true;
             ++tx.awaited;
         }
     }
@@ -1339,23 +1048,23 @@ TrainingIslandApplication::BeginExchange()
     {
         for (auto& [destination, stream] : tx.streams)
         {
-            if (m_cliqueBarrier && m_peerRound[destination] < m_round)
+            if (m_cliqueBarrier && m_membership->GetPeerRound(destination) < m_round)
             {
-                stream.waitingReady = true;
+                stream.m_waitingReady = true;
                 ++tx.awaited;
             }
         }
     }
     if (tx.multicast || IsRing())
     {
-        ResumeStream(m_round, tx, tx.group);
+        ResumeStream(tx, tx.group);
     }
     for (auto& [destination, stream] : tx.streams)
     {
-        ResumeStream(m_round, tx, stream);
+        ResumeStream(tx, stream);
     }
     // Every member the exchange waits for is asked, and excluded when it never answers.
-    m_silence.clear();
+    m_membership->ResetSilence();
     m_readyEvent.Cancel();
     m_readyEvent = Simulator::Schedule(GetReadyPeriod(m_round),
                                        &TrainingIslandApplication::ReadyTimeout,
@@ -1379,7 +1088,7 @@ void
 TrainingIslandApplication::FinishRound()
 {
     NS_LOG_FUNCTION(this << m_round);
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     m_readyEvent.Cancel();
     if (plan.members.size() < 2)
     {
@@ -1390,8 +1099,7 @@ TrainingIslandApplication::FinishRound()
         {
             for (auto& [key, stream] : it->second.streams)
             {
-                stream.timer.Cancel();
-                stream.gapEvent.Cancel();
+                stream.Cancel();
             }
             m_rx.erase(it);
         }
@@ -1399,7 +1107,7 @@ TrainingIslandApplication::FinishRound()
     }
     else
     {
-        m_lastContributors = GetMemberBits(plan);
+        m_lastContributors = plan.GetMemberBits();
         auto it = m_rx.find(m_round);
         NS_ASSERT(it != m_rx.end());
         double k = static_cast<double>(plan.members.size());
@@ -1413,7 +1121,7 @@ TrainingIslandApplication::FinishRound()
             const uint32_t valuesPerChunk = plan.chunkBytes / IslandSyncHeader::VALUE_BYTES;
             for (uint32_t v = 0; v < m_parameterCount; ++v)
             {
-                float sum = GetSegmentOfChunk(plan, v / valuesPerChunk) == own
+                float sum = plan.GetSegmentOfChunk(v / valuesPerChunk) == own
                                 ? static_cast<float>(received.partial[v] + m_parameters[v])
                                 : received.reduced[v];
                 m_parameters[v] = static_cast<float>(sum / k);
@@ -1442,7 +1150,7 @@ TrainingIslandApplication::GetRxState(uint32_t round)
     {
         return it->second;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     RxState& rx = m_rx[round];
     if (IsRing())
     {
@@ -1453,11 +1161,18 @@ TrainingIslandApplication::GetRxState(uint32_t round)
         const uint32_t predecessorPosition = (plan.ringPosition + k - 1) % k;
         for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
         {
-            RxStream& stream = rx.streams[step];
-            stream.source = plan.predecessor;
-            stream.step = step;
             uint32_t segment = GetRingSegment(plan, predecessorPosition, step);
-            stream.nextFirst = plan.segmentFirst[segment];
+            ReceiveStream& stream = rx.streams
+                                        .try_emplace(step,
+                                                     plan.predecessor,
+                                                     step,
+                                                     plan.segmentFirst[segment],
+                                                     plan.segmentFirst[segment + 1],
+                                                     GetReceiveTiming(plan, plan.predecessor))
+                                        .first->second;
+            stream.SetCallbacks(
+                MakeCallback(&TrainingIslandApplication::SendNack, this).Bind(round, step),
+                MakeCallback(&TrainingIslandApplication::StreamExhausted, this).Bind(round, step));
         }
         return rx;
     }
@@ -1466,7 +1181,13 @@ TrainingIslandApplication::GetRxState(uint32_t round)
     {
         if (other != m_island)
         {
-            rx.streams[other].source = other;
+            ReceiveStream& stream =
+                rx.streams
+                    .try_emplace(other, other, 0, 0, plan.chunkCount, GetReceiveTiming(plan, other))
+                    .first->second;
+            stream.SetCallbacks(
+                MakeCallback(&TrainingIslandApplication::SendNack, this).Bind(round, other),
+                MakeCallback(&TrainingIslandApplication::StreamExhausted, this).Bind(round, other));
         }
     }
     return rx;
@@ -1488,34 +1209,13 @@ TrainingIslandApplication::CheckExchangeComplete()
 }
 
 bool
-TrainingIslandApplication::HasWork(const TxState& tx, const TxStream& stream) const
+TrainingIslandApplication::HasWork(const TxState& tx, const SendStream& stream) const
 {
-    if (!stream.pending.IsEmpty())
-    {
-        return true;
-    }
-    if (&stream != &tx.group)
-    {
-        return false;
-    }
-    if (IsRing())
-    {
-        return std::any_of(tx.streams.begin(), tx.streams.end(), [](const auto& entry) {
-            return !entry.second.done && !entry.second.waitingStep &&
-                   !entry.second.pending.IsEmpty();
-        });
-    }
-    if (!tx.multicast)
-    {
-        return false;
-    }
-    return std::any_of(tx.streams.begin(), tx.streams.end(), [](const auto& entry) {
-        return !entry.second.done && !entry.second.pending.IsEmpty();
-    });
+    return stream.GetPacer().HasWork(stream, tx.streams);
 }
 
-TrainingIslandApplication::TxStream&
-TrainingIslandApplication::GetPacer(TxState& tx, TxStream& stream)
+SendStream&
+TrainingIslandApplication::GetPacer(TxState& tx, SendStream& stream)
 {
     return tx.multicast || IsRing() ? tx.group : stream;
 }
@@ -1531,32 +1231,26 @@ TrainingIslandApplication::ReleaseRingStep(uint32_t round, uint32_t step)
     }
     TxState& tx = txIt->second;
     auto it = tx.streams.find(step);
-    if (it == tx.streams.end() || !it->second.waitingStep)
+    if (it == tx.streams.end() || !it->second.m_waitingStep)
     {
         return;
     }
-    it->second.waitingStep = false;
-    ResumeStream(round, tx, tx.group);
+    it->second.m_waitingStep = false;
+    ResumeStream(tx, tx.group);
 }
 
 void
-TrainingIslandApplication::ResumeStream(uint32_t round, TxState& tx, TxStream& stream)
+TrainingIslandApplication::ResumeStream(TxState& tx, SendStream& stream)
 {
     // A member's stream of a multicast round and a ring step have no pacer of their own: the
     // group stream (the ring's pacer) sends their chunks.
     bool paced = &GetPacer(tx, stream) == &stream;
-    bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.waitingReady;
-    if (!paced || blocked || stream.sending || stream.done || !HasWork(tx, stream))
+    bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.m_waitingReady;
+    if (!paced || blocked || stream.GetPacer().IsSending() || stream.m_done || !HasWork(tx, stream))
     {
         return;
     }
-    double delay = stream.nextSendS - Simulator::Now().GetSeconds();
-    stream.sendEvent = Simulator::Schedule(CeilNanoSeconds(delay),
-                                           &TrainingIslandApplication::SendNext,
-                                           this,
-                                           round,
-                                           stream.destination);
-    stream.sending = true;
+    stream.GetPacer().Start();
 }
 
 void
@@ -1569,74 +1263,41 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     }
     TxState& tx = txIt->second;
     const bool group = destination == ALL_MEMBERS;
-    TxStream& pacer = group || IsRing() ? tx.group : tx.streams.at(destination);
-    pacer.sending = false;
-    if (pacer.done || !HasWork(tx, pacer))
+    SendStream& paced = group || IsRing() ? tx.group : tx.streams.at(destination);
+    StreamPacer& pacer = paced.GetPacer();
+    if (paced.m_done || !HasWork(tx, paced))
     {
         return;
     }
-    const Plan& plan = GetPlan(round);
-    TxStream* target = &pacer;
-    if (IsRing())
+    const ExchangePlan& plan = GetPlan(round);
+    SendStream& target = pacer.Pick(paced, tx.streams);
+    uint32_t chunk = target.m_pending.PopFront();
+    bool resent = group ? &target != &tx.group : chunk < target.m_sentFirst;
+    if (&target == &paced || IsRing())
     {
-        // The lowest step with chunks to send: repairs of earlier steps go first.
-        for (auto& [step, stream] : tx.streams)
-        {
-            if (!stream.done && !stream.waitingStep && !stream.pending.IsEmpty())
-            {
-                target = &stream;
-                break;
-            }
-        }
+        target.m_sentFirst = std::max(target.m_sentFirst, chunk + 1);
     }
-    else if (group)
-    {
-        // Repairs first, one member after the other; then the next chunk for the group.
-        auto it = tx.streams.lower_bound(tx.nextRepair);
-        for (std::size_t k = 0; k < tx.streams.size(); ++k, ++it)
-        {
-            if (it == tx.streams.end())
-            {
-                it = tx.streams.begin();
-            }
-            if (!it->second.done && !it->second.pending.IsEmpty())
-            {
-                target = &it->second;
-                tx.nextRepair = it->first + 1;
-                break;
-            }
-        }
-    }
-    uint32_t chunk = target->pending.PopFront();
-    bool resent = group ? target != &tx.group : chunk < target->sentFirst;
-    if (target == &pacer || IsRing())
-    {
-        target->sentFirst = std::max(target->sentFirst, chunk + 1);
-    }
-    SendChunk(round, tx, *target, chunk, resent);
+    SendChunk(round, tx, target, chunk, resent);
 
-    double now = Simulator::Now().GetSeconds();
-    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(pacer.destination);
-    // Exact send times (no drift from nanosecond rounding); an idle stream restarts now.
-    double start = std::max(pacer.nextSendS, now - 1e-9);
-    pacer.nextSendS = start + 8.0 * GetWireBytes(plan, chunk) / rate;
-    if (IsRing() && target->pending.IsEmpty())
+    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(paced.m_destination);
+    const double end = pacer.Advance(plan.GetWireBytes(chunk), rate);
+    if (IsRing() && target.m_pending.IsEmpty())
     {
         // The step's last chunk has left: wait for its DONE.
-        ScheduleProbe(round, *target, pacer.nextSendS);
+        ScheduleProbe(target, end);
     }
-    if (HasWork(tx, pacer))
+    if (HasWork(tx, paced))
     {
-        ResumeStream(round, tx, pacer);
+        ResumeStream(tx, paced);
     }
     else if (IsRing())
     {
         // Probes wait while the pacer is busy: restart those of every step sent out.
         for (auto& [step, stream] : tx.streams)
         {
-            if (!stream.done && !stream.waitingStep && stream.pending.IsEmpty())
+            if (!stream.m_done && !stream.m_waitingStep && stream.m_pending.IsEmpty())
             {
-                ScheduleProbe(round, stream, pacer.nextSendS);
+                ScheduleProbe(stream, end);
             }
         }
     }
@@ -1644,29 +1305,24 @@ TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
     {
         for (auto& [member, stream] : tx.streams)
         {
-            if (!stream.done)
+            if (!stream.m_done)
             {
-                ScheduleProbe(round, stream, pacer.nextSendS);
+                ScheduleProbe(stream, end);
             }
         }
     }
     else
     {
-        ScheduleProbe(round, pacer, pacer.nextSendS);
+        ScheduleProbe(paced, end);
     }
 }
 
 void
-TrainingIslandApplication::ScheduleProbe(uint32_t round, TxStream& stream, double lastSendEndS)
+TrainingIslandApplication::ScheduleProbe(SendStream& stream, double lastSendEndS)
 {
     double now = Simulator::Now().GetSeconds();
-    stream.probeEvent.Cancel();
-    stream.probeEvent =
-        Simulator::Schedule(CeilNanoSeconds(lastSendEndS - now) + GetProbeWait(stream.destination),
-                            &TrainingIslandApplication::Probe,
-                            this,
-                            round,
-                            IsRing() ? stream.step : stream.destination);
+    stream.ScheduleProbe(IslandTiming::CeilNanoSeconds(lastSendEndS - now) +
+                         GetProbeWait(stream.m_destination));
 }
 
 void
@@ -1678,47 +1334,42 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
         return;
     }
     TxState& tx = txIt->second;
-    TxStream& stream = tx.streams.at(key);
-    TxStream& pacer = GetPacer(tx, stream);
-    const uint32_t destination = stream.destination;
-    if (stream.done || pacer.sending)
+    SendStream& stream = tx.streams.at(key);
+    StreamPacer& pacer = GetPacer(tx, stream).GetPacer();
+    const uint32_t destination = stream.m_destination;
+    if (stream.m_done || pacer.IsSending())
     {
         // Busy: the probe is rescheduled when the pacer runs dry.
         return;
     }
-    if (++stream.attempts > m_maxRepairAttempts)
+    if (stream.CountProbe(m_maxRepairAttempts))
     {
         GiveUpStream(round, key);
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     uint32_t chunk = plan.chunkCount - 1;
     if (IsRing())
     {
         // The last chunk of the step's segment.
-        chunk = plan.segmentFirst[GetRingSegment(plan, plan.ringPosition, stream.step) + 1] - 1;
+        chunk = plan.segmentFirst[GetRingSegment(plan, plan.ringPosition, stream.m_step) + 1] - 1;
     }
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
-    double now = Simulator::Now().GetSeconds();
     double rate = tx.multicast ? plan.groupRateBps : plan.sendRateBps.at(destination);
-    pacer.nextSendS = std::max(pacer.nextSendS, now) + 8.0 * GetWireBytes(plan, chunk) / rate;
-    stream.probeEvent = Simulator::Schedule(GetProbeWait(destination),
-                                            &TrainingIslandApplication::Probe,
-                                            this,
-                                            round,
-                                            key);
+    pacer.AdvanceAfterProbe(plan.GetWireBytes(chunk), rate);
+    stream.ScheduleProbe(GetProbeWait(destination));
 }
 
 void
 TrainingIslandApplication::SendChunk(uint32_t round,
                                      TxState& tx,
-                                     TxStream& stream,
+                                     SendStream& stream,
                                      uint32_t chunk,
                                      bool resent)
 {
-    const Plan& plan = GetPlan(round);
-    auto [offset, count] = GetValueSlice(plan, chunk);
+    const ExchangePlan& plan = GetPlan(round);
+    auto [offset, count] = plan.GetValueSlice(chunk);
     IslandSyncHeader header;
     header.SetType(IslandSyncHeader::DATA);
     header.SetJobId(m_jobId);
@@ -1731,9 +1382,9 @@ TrainingIslandApplication::SendChunk(uint32_t round,
     if (IsRing())
     {
         // Step 0 carries our own values, later steps sums: an AGGREGATE naming its contributors.
-        header.SetType(stream.step == 0 ? IslandSyncHeader::DATA : IslandSyncHeader::AGGREGATE);
-        header.SetContributors(GetRingContributors(plan, plan.ringPosition, stream.step));
-        header.SetValues(GetRingValues(plan, tx, stream.step, offset, count));
+        header.SetType(stream.m_step == 0 ? IslandSyncHeader::DATA : IslandSyncHeader::AGGREGATE);
+        header.SetContributors(GetRingContributors(plan, plan.ringPosition, stream.m_step));
+        header.SetValues(GetRingValues(plan, tx, stream.m_step, offset, count));
     }
     else
     {
@@ -1741,14 +1392,14 @@ TrainingIslandApplication::SendChunk(uint32_t round,
         header.SetValues(
             std::vector<float>(tx.values.begin() + offset, tx.values.begin() + offset + count));
     }
-    uint32_t payload = GetPayloadBytes(plan, chunk);
-    SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.destination);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
+    SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.m_destination);
     ++m_chunksSent;
     if (resent)
     {
         ++m_chunksResent;
     }
-    m_chunkSentTrace(m_island, stream.destination, header, payload, resent);
+    m_chunkSentTrace(m_island, stream.m_destination, header, payload, resent);
 }
 
 void
@@ -1778,138 +1429,42 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 }
 
 void
-TrainingIslandApplication::RxTimeout(uint32_t round, uint32_t key)
+TrainingIslandApplication::StreamExhausted(uint32_t round, uint32_t key)
 {
-    auto rxIt = m_rx.find(round);
-    if (rxIt == m_rx.end())
-    {
-        return;
-    }
-    RxStream& stream = rxIt->second.streams.at(key);
-    const uint32_t source = stream.source;
-    if (stream.complete)
-    {
-        return;
-    }
-    const Plan& plan = GetPlan(round);
-    Time now = Simulator::Now();
-    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
-    // Behind an FPGA, a first stall may be a slot waiting for a slower contributor or for its
-    // Timeout: wait until its (partial) aggregate must have left.
-    Time idle = IsAggregated() && stream.attempts == 0 ? GetPatience(plan, source)
-                                                       : GetStallTime(plan, source);
-    Time due = std::max(stream.lastArrival + idle, stream.holdUntil);
-    if (now < due)
-    {
-        stream.timer =
-            Simulator::Schedule(due - now, &TrainingIslandApplication::RxTimeout, this, round, key);
-        return;
-    }
-    if (++stream.attempts > m_maxRepairAttempts)
-    {
-        std::ostringstream reason;
-        reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
-               << ": no progress on the stream from " << m_topology->GetCity(source).id;
-        if (IsRing())
-        {
-            reason << " (ring step " << stream.step << ")";
-        }
-        reason << " after " << m_maxRepairAttempts << " NACKs";
-        if (IsRing())
-        {
-            // The ring state is rebuilt over the other members: nothing of this one is kept.
-            ExcludeMember(round, source, reason.str());
-        }
-        else if (round == m_round && m_exchanging)
-        {
-            // Part of its contribution is in the sum and the rest cannot be had.
-            AbandonRound(reason.str());
-        }
-        return;
-    }
-    // The stream's chunks: the whole contribution, or (ring mode) the step's segment.
-    uint32_t first = 0;
-    uint32_t end = plan.chunkCount;
+    const ReceiveStream& stream = m_rx.at(round).streams.at(key);
+    const uint32_t source = stream.GetSource();
+    std::ostringstream reason;
+    reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
+           << ": no progress on the stream from " << m_topology->GetCity(source).id;
     if (IsRing())
     {
-        const uint32_t k = plan.ring.size();
-        uint32_t segment = GetRingSegment(plan, (plan.ringPosition + k - 1) % k, stream.step);
-        first = plan.segmentFirst[segment];
-        end = plan.segmentFirst[segment + 1];
+        reason << " (ring step " << stream.GetStep() << ")";
     }
-    std::vector<ChunkRangeSet::Range> missing =
-        GetMissingIn(stream.held, first, end, GetMaxNackRanges(source));
-    uint64_t chunks = 0;
-    for (const auto& range : missing)
+    reason << " after " << m_maxRepairAttempts << " NACKs";
+    if (IsRing())
     {
-        chunks += range.second - range.first;
+        // The ring state is rebuilt over the other members: nothing of this one is kept.
+        m_membership->ExcludeMember(round, source, reason.str());
     }
-    SendNack(round, key, missing);
-    stream.holdUntil = now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval);
-    stream.timer = Simulator::Schedule(stream.holdUntil - now,
-                                       &TrainingIslandApplication::RxTimeout,
-                                       this,
-                                       round,
-                                       key);
+    else if (round == m_round && m_exchanging)
+    {
+        // Part of its contribution is in the sum and the rest cannot be had.
+        AbandonRound(reason.str());
+    }
 }
 
-void
-TrainingIslandApplication::GapCheck(uint32_t round, uint32_t source)
+ReceiveStream::Timing
+TrainingIslandApplication::GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const
 {
-    auto rxIt = m_rx.find(round);
-    if (rxIt == m_rx.end())
-    {
-        return;
-    }
-    RxStream& stream = rxIt->second.streams.at(source);
-    Time now = Simulator::Now();
-    // What is still missing in the gaps whose patience is over: lost, not waiting in a slot.
-    // Each gap is checked once; the stall timer repeats NACKs that were not answered.
-    const uint32_t maxRanges = GetMaxNackRanges(source);
-    std::vector<ChunkRangeSet::Range> missing;
-    while (!stream.gapChecks.empty() && stream.gapChecks.front().due <= now)
-    {
-        const GapCheckEntry& gap = stream.gapChecks.front();
-        for (uint32_t chunk = gap.first; chunk < gap.end && !stream.complete; ++chunk)
-        {
-            if (stream.held.Contains(chunk))
-            {
-                continue;
-            }
-            if (!missing.empty() && missing.back().second == chunk)
-            {
-                missing.back().second = chunk + 1;
-            }
-            else if (missing.size() < maxRanges)
-            {
-                missing.emplace_back(chunk, chunk + 1);
-            }
-        }
-        stream.gapChecks.pop_front();
-    }
-    if (!stream.gapChecks.empty())
-    {
-        stream.gapEvent = Simulator::Schedule(stream.gapChecks.front().due - now,
-                                              &TrainingIslandApplication::GapCheck,
-                                              this,
-                                              round,
-                                              source);
-    }
-    if (missing.empty())
-    {
-        return;
-    }
-    const Plan& plan = GetPlan(round);
-    uint64_t chunks = 0;
-    for (const auto& range : missing)
-    {
-        chunks += range.second - range.first;
-    }
-    double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
-    SendNack(round, source, missing);
-    stream.holdUntil =
-        std::max(stream.holdUntil,
-                 now + GetRtt(source) + m_nackTimeout + CeilNanoSeconds(chunks * interval));
+    ReceiveStream::Timing timing;
+    timing.stallTime = GetStallTime(plan, source);
+    timing.patience = GetPatience(plan, source);
+    timing.repairWait = GetRtt(source) + m_nackTimeout;
+    timing.intervalS = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
+    timing.maxRanges = GetMaxNackRanges(source);
+    timing.maxAttempts = m_maxRepairAttempts;
+    timing.behindFpga = IsAggregated();
+    return timing;
 }
 
 IslandSyncHeader
@@ -1918,7 +1473,7 @@ TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
                                            uint32_t key,
                                            uint32_t& source) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     IslandSyncHeader header;
     header.SetType(type);
     header.SetJobId(m_jobId);
@@ -1972,65 +1527,46 @@ TrainingIslandApplication::SendDone(uint32_t round, uint32_t key)
 }
 
 void
-TrainingIslandApplication::SendReady(uint32_t round, uint32_t destination, bool askAnswer)
+TrainingIslandApplication::PeerStarted(uint32_t island, uint32_t round)
 {
-    IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::READY);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(askAnswer ? 1 : 0);
-    header.SetContributors(Bit(m_island));
-    SendPacket(header, 0, destination);
-}
-
-void
-TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
-{
-    if (round <= m_peerRound[island])
-    {
-        return;
-    }
-    m_peerRound[island] = round;
     for (auto& [txRound, tx] : m_tx)
     {
         if (IsRing())
         {
             // The ring's pacer waits for the successor alone.
-            if (txRound <= round && tx.group.waitingReady && tx.group.destination == island)
+            if (txRound <= round && tx.group.m_waitingReady && tx.group.m_destination == island)
             {
-                tx.group.waitingReady = false;
+                tx.group.m_waitingReady = false;
                 --tx.awaited;
-                tx.group.nextSendS = Simulator::Now().GetSeconds();
-                ResumeStream(txRound, tx, tx.group);
+                tx.group.GetPacer().RestartNow();
+                ResumeStream(tx, tx.group);
             }
             continue;
         }
         auto it = tx.streams.find(island);
-        if (txRound > round || it == tx.streams.end() || !it->second.waitingReady)
+        if (txRound > round || it == tx.streams.end() || !it->second.m_waitingReady)
         {
             continue;
         }
-        it->second.waitingReady = false;
+        it->second.m_waitingReady = false;
         --tx.awaited;
-        const double now = Simulator::Now().GetSeconds();
         if (!tx.cliqueWide)
         {
-            it->second.nextSendS = now;
-            ResumeStream(txRound, tx, it->second);
+            it->second.GetPacer().RestartNow();
+            ResumeStream(tx, it->second);
         }
         else if (tx.awaited == 0)
         {
             // Every member is ready: the streams start together.
             if (tx.multicast)
             {
-                tx.group.nextSendS = now;
-                ResumeStream(txRound, tx, tx.group);
+                tx.group.GetPacer().RestartNow();
+                ResumeStream(tx, tx.group);
             }
             for (auto& [member, stream] : tx.streams)
             {
-                stream.nextSendS = now;
-                ResumeStream(txRound, tx, stream);
+                stream.GetPacer().RestartNow();
+                ResumeStream(tx, stream);
             }
         }
     }
@@ -2039,7 +1575,7 @@ TrainingIslandApplication::UpdatePeerRound(uint32_t island, uint32_t round)
 Time
 TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
 {
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     Time period = m_nackTimeout;
     for (uint32_t member : plan.members)
     {
@@ -2055,12 +1591,12 @@ std::vector<uint32_t>
 TrainingIslandApplication::GetAwaited(uint32_t round) const
 {
     std::vector<uint32_t> awaited;
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto txIt = m_tx.find(round);
     auto rxIt = m_rx.find(round);
     if (IsRing())
     {
-        if (txIt != m_tx.end() && txIt->second.group.waitingReady)
+        if (txIt != m_tx.end() && txIt->second.group.m_waitingReady)
         {
             awaited.push_back(plan.successor);
         }
@@ -2069,9 +1605,9 @@ TrainingIslandApplication::GetAwaited(uint32_t round) const
             // The predecessor, while the step it must send next has brought nothing.
             for (const auto& [step, stream] : rxIt->second.streams)
             {
-                if (!stream.complete)
+                if (!stream.IsComplete())
                 {
-                    if (!stream.started &&
+                    if (!stream.IsStarted() &&
                         std::find(awaited.begin(), awaited.end(), plan.predecessor) ==
                             awaited.end())
                     {
@@ -2093,13 +1629,13 @@ TrainingIslandApplication::GetAwaited(uint32_t round) const
         if (txIt != m_tx.end())
         {
             auto it = txIt->second.streams.find(member);
-            waiting = it != txIt->second.streams.end() && it->second.waitingReady;
+            waiting = it != txIt->second.streams.end() && it->second.m_waitingReady;
         }
         if (rxIt != m_rx.end())
         {
             auto it = rxIt->second.streams.find(member);
-            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.started &&
-                                  !it->second.complete);
+            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.IsStarted() &&
+                                  !it->second.IsComplete());
         }
         if (waiting)
         {
@@ -2120,13 +1656,13 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
     std::vector<uint32_t> silent;
     for (uint32_t member : awaited)
     {
-        if (++m_silence[member] > m_maxRepairAttempts)
+        if (m_membership->CountSilence(member))
         {
             silent.push_back(member);
         }
         else
         {
-            SendReady(round, member, true);
+            m_membership->SendReady(round, member, true);
         }
     }
     for (uint32_t member : silent)
@@ -2138,7 +1674,7 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
         std::ostringstream reason;
         reason << "no answer from " << m_topology->GetCity(member).id << " to "
                << m_maxRepairAttempts << " READY requests";
-        ExcludeMember(round, member, reason.str());
+        m_membership->ExcludeMember(round, member, reason.str());
     }
     if (m_exchanging && m_round == round && (IsRing() || !awaited.empty()) &&
         !m_readyEvent.IsRunning())
@@ -2151,233 +1687,9 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
 }
 
 void
-TrainingIslandApplication::NoteAlive(uint32_t member, uint32_t round)
+TrainingIslandApplication::ViewApplied(uint32_t round)
 {
-    if (member == m_island)
-    {
-        return;
-    }
-    auto gone = m_departed.find(member);
-    if (gone != m_departed.end() && round >= gone->second)
-    {
-        // Back (a partition healed): included again from the next round that starts.
-        NS_LOG_INFO("island " << m_island << " hears from " << member << " again");
-        m_departed.erase(gone);
-    }
-    if (round <= m_round)
-    {
-        m_silence.erase(member);
-    }
-}
-
-void
-TrainingIslandApplication::HandleReady(const IslandSyncHeader& header)
-{
-    uint32_t peer = header.GetSender();
-    if (header.GetChunkIndex() == READY_VIEW)
-    {
-        HandleView(header);
-        return;
-    }
-    UpdatePeerRound(peer, header.GetRound());
-    if (header.GetChunkIndex() == READY_ASK)
-    {
-        // The answer tells the asker the round this island is in, and its view when it has
-        // excluded members from it.
-        const Plan& base = GetBasePlan(m_round);
-        bool member =
-            std::find(base.members.begin(), base.members.end(), peer) != base.members.end();
-        if (member && GetPlan(m_round).excluded != 0)
-        {
-            SendView(m_round, peer);
-        }
-        else
-        {
-            SendReady(m_round, peer, false);
-        }
-    }
-}
-
-uint64_t
-TrainingIslandApplication::GetView(uint32_t round) const
-{
-    if (round == m_round || m_viewPlans.count(round))
-    {
-        return GetMemberBits(GetPlan(round));
-    }
-    uint64_t view = GetMemberBits(GetBasePlan(round));
-    auto pending = m_pendingExclusions.find(round);
-    if (pending != m_pendingExclusions.end())
-    {
-        view &= ~pending->second;
-    }
-    return view;
-}
-
-void
-TrainingIslandApplication::SendView(uint32_t round, uint32_t member)
-{
-    IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::READY);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetCliqueId(static_cast<uint16_t>(GetBasePlan(round).clique));
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(READY_VIEW);
-    const uint64_t view = GetView(round);
-    header.SetContributors(view);
-    SendPacket(header, 0, member);
-    m_viewSent[member] = ViewSent{round, view, Simulator::Now()};
-}
-
-void
-TrainingIslandApplication::RefreshView(uint32_t member)
-{
-    if (!m_running || m_crashed || member == m_island || m_round >= m_rounds)
-    {
-        return;
-    }
-    const Plan& plan = GetPlan(m_round);
-    if (plan.excluded == 0)
-    {
-        return;
-    }
-    const Plan& base = GetBasePlan(m_round);
-    if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
-    {
-        return;
-    }
-    const uint64_t view = GetMemberBits(plan);
-    auto confirmed = m_peerViews.find(member);
-    if (confirmed != m_peerViews.end() && confirmed->second.round == m_round &&
-        confirmed->second.view == view)
-    {
-        return;
-    }
-    auto sent = m_viewSent.find(member);
-    if (sent != m_viewSent.end() && sent->second.round == m_round && sent->second.view == view &&
-        Simulator::Now() < sent->second.at + GetRtt(member) + m_nackTimeout)
-    {
-        return;
-    }
-    SendView(m_round, member);
-}
-
-void
-TrainingIslandApplication::HandleView(const IslandSyncHeader& header)
-{
-    const uint32_t round = header.GetRound();
-    const uint32_t peer = header.GetSender();
-    if (round >= m_rounds)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    const Plan& base = GetBasePlan(round);
-    const uint64_t members = GetMemberBits(base);
-    const uint64_t view = header.GetContributors();
-    if (!(members & Bit(peer)) || peer == m_island || !(members & Bit(m_island)) ||
-        (view & ~members) != 0 || !(view & Bit(peer)))
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    m_peerViews[peer] = ViewSent{round, view, Simulator::Now()};
-    if (view & Bit(m_island))
-    {
-        // The peer has started the round (the view also announces it).
-        UpdatePeerRound(peer, round);
-    }
-    if (round < m_round)
-    {
-        return;
-    }
-    const uint64_t before = GetView(round);
-    const std::string& peerId = m_topology->GetCity(peer).id;
-    if (!(view & Bit(m_island)))
-    {
-        // The peer averages without this island: so does this island without the peer (the
-        // two sides of a partition each average over their side).
-        ExcludeMember(round, peer, peerId + " excluded this island");
-    }
-    for (uint32_t member : base.members)
-    {
-        if (member != m_island && member != peer && !(view & Bit(member)) &&
-            (GetView(round) & Bit(member)))
-        {
-            ExcludeMember(round, member, "excluded by " + peerId);
-        }
-    }
-    // Tell the peer this island's view when it differs and the peer has not had it yet.
-    const uint64_t after = GetView(round);
-    auto sent = m_viewSent.find(peer);
-    bool told =
-        sent != m_viewSent.end() && sent->second.round == round && sent->second.view == after;
-    if (after != view && after == before && !told && round == m_round && (after & Bit(peer)))
-    {
-        SendView(round, peer);
-    }
-}
-
-bool
-TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const std::string& reason)
-{
-    if (m_crashed || !m_running || round < m_round || round >= m_rounds || member == m_island)
-    {
-        return false;
-    }
-    const Plan& base = GetBasePlan(round);
-    if (std::find(base.members.begin(), base.members.end(), member) == base.members.end())
-    {
-        return false;
-    }
-    if (!(GetView(round) & Bit(member)))
-    {
-        return false;
-    }
-    if (round > m_round)
-    {
-        NS_LOG_INFO("island " << m_island << " will exclude " << member << " from round " << round
-                              << ": " << reason);
-        m_pendingExclusions[round] |= Bit(member);
-        ++m_exclusions;
-        m_memberExcludedTrace(m_island, round, member, reason);
-        return true;
-    }
-    if (!IsRing())
-    {
-        auto rxIt = m_rx.find(round);
-        if (rxIt != m_rx.end())
-        {
-            auto it = rxIt->second.streams.find(member);
-            if (it != rxIt->second.streams.end() && it->second.started)
-            {
-                // Some of its contribution is in the sum: it stays.
-                NS_LOG_INFO("island " << m_island << " cannot exclude " << member << " from round "
-                                      << round << ": its chunks are held");
-                return false;
-            }
-        }
-    }
-    NS_LOG_INFO("island " << m_island << " excludes " << member << " from round " << round << ": "
-                          << reason);
-    m_departed.emplace(member, round);
-    ++m_exclusions;
-    m_memberExcludedTrace(m_island, round, member, reason);
-    ApplyView(round, GetPlan(round).excluded | Bit(member));
-    if (m_round != round || !m_running)
-    {
-        return true;
-    }
-    const Plan& plan = GetPlan(round);
-    for (uint32_t other : base.members)
-    {
-        if (other != m_island && !(plan.excluded & Bit(other) && other != member))
-        {
-            SendView(round, other);
-        }
-    }
-    if (m_exchanging)
+    if (m_exchanging && round == m_round)
     {
         if (IsRing())
         {
@@ -2388,28 +1700,14 @@ TrainingIslandApplication::ExcludeMember(uint32_t round, uint32_t member, const 
             CheckExchangeComplete();
         }
     }
-    return true;
 }
 
 void
-TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
+TrainingIslandApplication::FitExchangeToView(uint32_t round)
 {
-    NS_LOG_FUNCTION(this << round << excluded);
-    // A member whose contribution is in the sum already cannot be left out (non-ring modes).
+    NS_LOG_FUNCTION(this << round);
     auto rxIt = m_rx.find(round);
-    if (!IsRing() && rxIt != m_rx.end())
-    {
-        for (const auto& [source, stream] : rxIt->second.streams)
-        {
-            if ((excluded & Bit(source)) && stream.started)
-            {
-                excluded &= ~Bit(source);
-                m_departed.erase(source);
-            }
-        }
-    }
-    m_viewPlans[round] = MakeViewPlan(round, excluded);
-    const Plan& plan = m_viewPlans[round];
+    const ExchangePlan& plan = GetPlan(round);
     if (IsRing())
     {
         // The ring's exchange starts again over the new ring: drop the old one's state.
@@ -2417,8 +1715,7 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         {
             for (auto& [step, stream] : rxIt->second.streams)
             {
-                stream.timer.Cancel();
-                stream.gapEvent.Cancel();
+                stream.Cancel();
             }
             m_rx.erase(rxIt);
         }
@@ -2427,10 +1724,9 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         {
             for (auto& [step, stream] : txIt->second.streams)
             {
-                stream.sendEvent.Cancel();
-                stream.probeEvent.Cancel();
+                stream.Cancel();
             }
-            txIt->second.group.sendEvent.Cancel();
+            txIt->second.group.GetPacer().Stop();
             m_tx.erase(txIt);
         }
         return;
@@ -2442,9 +1738,8 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
         {
             if (plan.excluded & Bit(it->first))
             {
-                it->second.timer.Cancel();
-                it->second.gapEvent.Cancel();
-                if (it->second.complete)
+                it->second.Cancel();
+                if (it->second.IsComplete())
                 {
                     --rx.completeStreams;
                 }
@@ -2469,14 +1764,13 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
             ++it;
             continue;
         }
-        TxStream& stream = it->second;
-        stream.sendEvent.Cancel();
-        stream.probeEvent.Cancel();
-        if (stream.waitingReady)
+        SendStream& stream = it->second;
+        stream.Cancel();
+        if (stream.m_waitingReady)
         {
             --tx.awaited;
         }
-        if (stream.done)
+        if (stream.m_done)
         {
             --tx.doneStreams;
         }
@@ -2484,23 +1778,22 @@ TrainingIslandApplication::ApplyView(uint32_t round, uint64_t excluded)
     }
     if (tx.streams.empty() || tx.doneStreams == tx.streams.size())
     {
-        tx.group.sendEvent.Cancel();
+        tx.group.GetPacer().Stop();
         m_tx.erase(txIt);
         return;
     }
     if (tx.cliqueWide && tx.awaited == 0)
     {
         // The members left have all announced the round: the streams start together.
-        const double now = Simulator::Now().GetSeconds();
         if (tx.multicast)
         {
-            tx.group.nextSendS = std::max(tx.group.nextSendS, now);
-            ResumeStream(round, tx, tx.group);
+            tx.group.GetPacer().NotBeforeNow();
+            ResumeStream(tx, tx.group);
         }
         for (auto& [member, stream] : tx.streams)
         {
-            stream.nextSendS = std::max(stream.nextSendS, now);
-            ResumeStream(round, tx, stream);
+            stream.GetPacer().NotBeforeNow();
+            ResumeStream(tx, stream);
         }
     }
 }
@@ -2513,7 +1806,7 @@ TrainingIslandApplication::GiveUpStream(uint32_t round, uint32_t key)
     {
         return;
     }
-    const uint32_t destination = txIt->second.streams.at(key).destination;
+    const uint32_t destination = txIt->second.streams.at(key).m_destination;
     NS_LOG_INFO("island " << m_island << " gives up the stream of round " << round << " to "
                           << destination);
     if (!m_crashed && round == m_round && m_exchanging)
@@ -2524,7 +1817,7 @@ TrainingIslandApplication::GiveUpStream(uint32_t round, uint32_t key)
         // Ring mode: the successor is gone and the ring is rebuilt without it. Otherwise the
         // receiver is left out if nothing of its contribution is held; if part of it is, the
         // stalled stream abandons the round by itself.
-        if (ExcludeMember(round, destination, reason.str()))
+        if (m_membership->ExcludeMember(round, destination, reason.str()))
         {
             return;
         }
@@ -2538,14 +1831,13 @@ TrainingIslandApplication::AbandonRound(const std::string& reason)
     NS_LOG_FUNCTION(this << m_round << reason);
     NS_LOG_WARN("island " << m_topology->GetCity(m_island).id << " abandons round " << m_round
                           << ": " << reason);
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     auto rxIt = m_rx.find(m_round);
     if (rxIt != m_rx.end())
     {
         for (auto& [key, stream] : rxIt->second.streams)
         {
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
+            stream.Cancel();
         }
         m_rx.erase(rxIt);
     }
@@ -2570,7 +1862,7 @@ TrainingIslandApplication::DescribeState() const
         state << "crashed at the start of round " << m_round;
         return state.str();
     }
-    if (m_plans.empty())
+    if (!m_membership)
     {
         return "not started";
     }
@@ -2590,7 +1882,7 @@ TrainingIslandApplication::DescribeState() const
         state << "computing (local step " << m_stepsDone << " of " << m_localSteps << ")";
         return state.str();
     }
-    const Plan& plan = GetPlan(m_round);
+    const ExchangePlan& plan = GetPlan(m_round);
     state << "exchanging in clique {";
     for (std::size_t k = 0; k < plan.members.size(); ++k)
     {
@@ -2600,10 +1892,9 @@ TrainingIslandApplication::DescribeState() const
     std::vector<std::string> waits;
     for (uint32_t member : GetAwaited(m_round))
     {
-        auto silence = m_silence.find(member);
         std::ostringstream wait;
         wait << m_topology->GetCity(member).id << " (READY unanswered x"
-             << (silence == m_silence.end() ? 0 : silence->second) << ")";
+             << m_membership->GetSilence(member) << ")";
         waits.push_back(wait.str());
     }
     auto rxIt = m_rx.find(m_round);
@@ -2611,15 +1902,15 @@ TrainingIslandApplication::DescribeState() const
     {
         for (const auto& [key, stream] : rxIt->second.streams)
         {
-            if (stream.started && !stream.complete)
+            if (stream.IsStarted() && !stream.IsComplete())
             {
                 std::ostringstream wait;
-                wait << "the stream of " << m_topology->GetCity(stream.source).id;
+                wait << "the stream of " << m_topology->GetCity(stream.GetSource()).id;
                 if (IsRing())
                 {
-                    wait << " (ring step " << stream.step << ")";
+                    wait << " (ring step " << stream.GetStep() << ")";
                 }
-                wait << " (" << stream.held.GetCount() << " chunks held, " << stream.attempts
+                wait << " (" << stream.GetHeldCount() << " chunks held, " << stream.GetAttempts()
                      << " NACKs without progress)";
                 waits.push_back(wait.str());
             }
@@ -2663,10 +1954,10 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
             // Gone: nothing about the round of the crash or a later one is answered.
             continue;
         }
-        NoteAlive(header.GetSender(), header.GetRound());
+        m_membership->NoteAlive(header.GetSender(), header.GetRound());
         if (header.GetRound() == m_round && header.GetType() != IslandSyncHeader::READY)
         {
-            RefreshView(header.GetSender());
+            m_membership->RefreshView(header.GetSender());
         }
         switch (header.GetType())
         {
@@ -2681,7 +1972,7 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
             HandleDone(header);
             break;
         case IslandSyncHeader::READY:
-            HandleReady(header);
+            m_membership->HandleReady(header);
             break;
         }
     }
@@ -2701,7 +1992,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         ++m_rejectedPackets;
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     uint64_t others = 0;
     for (uint32_t member : plan.members)
     {
@@ -2716,7 +2007,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     {
         if (contributors & Bit(member))
         {
-            NoteAlive(member, round);
+            m_membership->NoteAlive(member, round);
         }
     }
     if (plan.members.size() < 2 || header.GetCliqueId() != plan.wireClique ||
@@ -2725,8 +2016,8 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         ++m_rejectedPackets;
         return;
     }
-    auto [offset, count] = GetValueSlice(plan, chunk);
-    uint32_t payload = GetPayloadBytes(plan, chunk);
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
     if (header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
         IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
     {
@@ -2744,7 +2035,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     {
         if (contributors & Bit(member))
         {
-            UpdatePeerRound(member, round);
+            m_membership->UpdatePeerRound(member, round);
         }
     }
     if (round < m_round)
@@ -2767,7 +2058,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     uint64_t held = 0;
     for (auto& [source, stream] : rx.streams)
     {
-        if ((contributors & Bit(source)) && stream.held.Contains(chunk))
+        if ((contributors & Bit(source)) && stream.Holds(chunk))
         {
             held |= Bit(source);
         }
@@ -2779,7 +2070,7 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
         m_chunkReceivedTrace(m_island, header, payload, true);
         for (auto& [source, stream] : rx.streams)
         {
-            if ((held & Bit(source)) && stream.complete)
+            if ((held & Bit(source)) && stream.IsComplete())
             {
                 SendDone(round, source);
             }
@@ -2794,59 +2085,12 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
     }
     m_chunkReceivedTrace(m_island, header, payload, false);
 
-    Time now = Simulator::Now();
     for (auto& [source, stream] : rx.streams)
     {
-        if (!(contributors & Bit(source)))
+        if ((contributors & Bit(source)) && stream.Accept(chunk))
         {
-            continue;
-        }
-        stream.held.Insert(chunk);
-        stream.lastArrival = now;
-        stream.attempts = 0;
-        stream.started = true;
-        double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(source);
-        if (chunk > stream.nextFirst && IsAggregated())
-        {
-            // Behind an FPGA the gap's chunks may still wait in slots for another contributor:
-            // NACK what is missing once their (partial) aggregates must have left.
-            stream.gapChecks.push_back({now + GetPatience(plan, source), stream.nextFirst, chunk});
-            if (!stream.gapEvent.IsRunning())
-            {
-                stream.gapEvent = Simulator::Schedule(GetPatience(plan, source),
-                                                      &TrainingIslandApplication::GapCheck,
-                                                      this,
-                                                      round,
-                                                      source);
-            }
-        }
-        else if (chunk > stream.nextFirst)
-        {
-            // First transmissions of a stream arrive in order: a gap is a loss.
-            std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
-            SendNack(round, source, gap);
-            stream.holdUntil = std::max(stream.holdUntil,
-                                        now + GetRtt(source) + m_nackTimeout +
-                                            CeilNanoSeconds((chunk - stream.nextFirst) * interval));
-        }
-        stream.nextFirst = std::max(stream.nextFirst, chunk + 1);
-        if (stream.held.Covers(plan.chunkCount))
-        {
-            stream.complete = true;
             ++rx.completeStreams;
-            stream.timer.Cancel();
-            stream.gapEvent.Cancel();
-            stream.gapChecks.clear();
             SendDone(round, source);
-        }
-        else if (!stream.timer.IsRunning())
-        {
-            Time idle = IsAggregated() ? GetPatience(plan, source) : GetStallTime(plan, source);
-            stream.timer = Simulator::Schedule(idle,
-                                               &TrainingIslandApplication::RxTimeout,
-                                               this,
-                                               round,
-                                               source);
         }
     }
     if (round == m_round)
@@ -2864,7 +2108,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         ++m_rejectedPackets;
         return;
     }
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     const uint32_t chunk = header.GetChunkIndex();
     if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
         header.GetChunkCount() != plan.chunkCount || header.GetSender() != plan.predecessor)
@@ -2873,7 +2117,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         if (round == m_round && header.GetSender() != plan.predecessor)
         {
             // A member on another view of the ring: tell it ours.
-            RefreshView(header.GetSender());
+            m_membership->RefreshView(header.GetSender());
         }
         return;
     }
@@ -2881,8 +2125,8 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     const uint32_t position = (plan.ringPosition + k - 1) % k;
     const uint64_t contributors = header.GetContributors();
     const uint32_t step = FindRingStep(plan, position, contributors, chunk);
-    auto [offset, count] = GetValueSlice(plan, chunk);
-    uint32_t payload = GetPayloadBytes(plan, chunk);
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
     if (step == NO_RING_STEP || (header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
         header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
         IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
@@ -2899,7 +2143,7 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     {
         if (member != m_island && (contributors & Bit(member)))
         {
-            UpdatePeerRound(member, round);
+            m_membership->UpdatePeerRound(member, round);
         }
     }
     if (round < m_round)
@@ -2913,12 +2157,12 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     }
 
     RxState& rx = GetRxState(round);
-    RxStream& stream = rx.streams.at(step);
-    if (stream.held.Contains(chunk))
+    ReceiveStream& stream = rx.streams.at(step);
+    if (stream.Holds(chunk))
     {
         ++m_duplicateChunks;
         m_chunkReceivedTrace(m_island, header, payload, true);
-        if (stream.complete)
+        if (stream.IsComplete())
         {
             SendDone(round, step);
         }
@@ -2931,44 +2175,14 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     std::copy(values.begin(), values.end(), target.begin() + offset);
     m_chunkReceivedTrace(m_island, header, payload, false);
 
-    const uint32_t segment = GetRingSegment(plan, position, step);
-    const uint32_t first = plan.segmentFirst[segment];
-    const uint32_t end = plan.segmentFirst[segment + 1];
-    Time now = Simulator::Now();
-    stream.held.Insert(chunk);
-    stream.lastArrival = now;
-    stream.attempts = 0;
-    stream.started = true;
-    if (chunk > stream.nextFirst)
+    if (stream.Accept(chunk))
     {
-        // First transmissions of a step arrive in order: a gap is a loss.
-        double interval = 8.0 * GetWireBytes(plan, 0) / plan.recvRateBps.at(plan.predecessor);
-        std::vector<ChunkRangeSet::Range> gap{{stream.nextFirst, chunk}};
-        SendNack(round, step, gap);
-        stream.holdUntil = std::max(stream.holdUntil,
-                                    now + GetRtt(plan.predecessor) + m_nackTimeout +
-                                        CeilNanoSeconds((chunk - stream.nextFirst) * interval));
-    }
-    stream.nextFirst = std::max(stream.nextFirst, chunk + 1);
-    if (stream.held.GetCount() == end - first)
-    {
-        stream.complete = true;
         ++rx.completeStreams;
-        stream.timer.Cancel();
         SendDone(round, step);
         if (step + 1 < GetRingSteps(plan))
         {
             ReleaseRingStep(round, step + 1);
         }
-    }
-    else if (!stream.timer.IsRunning())
-    {
-        // The stall timer runs from the step's first chunk: the wait between steps is no loss.
-        stream.timer = Simulator::Schedule(GetStallTime(plan, plan.predecessor),
-                                           &TrainingIslandApplication::RxTimeout,
-                                           this,
-                                           round,
-                                           step);
     }
     if (round == m_round)
     {
@@ -2993,7 +2207,7 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         return;
     }
     TxState& tx = txIt->second;
-    const Plan& plan = GetPlan(round);
+    const ExchangePlan& plan = GetPlan(round);
     auto streamIt = tx.streams.end();
     if (IsRing())
     {
@@ -3023,22 +2237,22 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         ++m_rejectedPackets;
         return;
     }
-    TxStream& stream = streamIt->second;
-    if (stream.done)
+    SendStream& stream = streamIt->second;
+    if (stream.m_done)
     {
         return;
     }
-    stream.attempts = 0;
+    stream.m_attempts = 0;
     // Multicast: the repair goes to the requester alone, through the group stream's pacer.
     // Ring: through the ring's pacer; a step's own sentFirst bounds what it has sent.
-    TxStream& pacer = GetPacer(tx, stream);
-    const uint32_t sent = IsRing() ? stream.sentFirst : pacer.sentFirst;
+    SendStream& pacer = GetPacer(tx, stream);
+    const uint32_t sent = IsRing() ? stream.m_sentFirst : pacer.m_sentFirst;
     for (const auto& range : header.GetRanges())
     {
         // Only what was sent: the rest is pending anyway.
-        stream.pending.Insert(range.first, std::min(range.second, sent));
+        stream.m_pending.Insert(range.first, std::min(range.second, sent));
     }
-    ResumeStream(round, tx, pacer);
+    ResumeStream(tx, pacer);
 }
 
 void
@@ -3060,7 +2274,7 @@ TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
     if (IsRing())
     {
         // The successor holds one step, named by its bitmap and first chunk.
-        const Plan& plan = GetPlan(round);
+        const ExchangePlan& plan = GetPlan(round);
         uint32_t step =
             FindRingStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
         if (header.GetSender() == plan.successor && step != NO_RING_STEP)
@@ -3090,20 +2304,15 @@ TrainingIslandApplication::CloseStream(uint32_t round, uint32_t key)
     }
     TxState& tx = txIt->second;
     auto streamIt = tx.streams.find(key);
-    if (streamIt == tx.streams.end() || streamIt->second.done)
+    if (streamIt == tx.streams.end() || streamIt->second.m_done)
     {
         return;
     }
-    TxStream& stream = streamIt->second;
-    stream.done = true;
-    stream.sending = false;
-    stream.sendEvent.Cancel();
-    stream.probeEvent.Cancel();
-    stream.pending.Clear();
+    streamIt->second.Close();
     ++tx.doneStreams;
     if (tx.doneStreams == tx.streams.size())
     {
-        tx.group.sendEvent.Cancel();
+        tx.group.GetPacer().Stop();
         m_tx.erase(txIt);
         CloseIfIdle();
     }

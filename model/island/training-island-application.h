@@ -8,10 +8,14 @@
 #define TRAINING_ISLAND_APPLICATION_H
 
 #include "chunk-range-set.h"
+#include "clique-membership.h"
 #include "clique-schedule.h"
+#include "exchange-plan.h"
 #include "island-sync-header.h"
 #include "link-load-model.h"
 #include "local-objective.h"
+#include "receive-stream.h"
+#include "send-stream.h"
 #include "sync-protocol.h"
 #include "wan-topology.h"
 
@@ -23,7 +27,6 @@
 #include "ns3/traced-callback.h"
 
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +35,7 @@
 namespace ns3
 {
 
+class ExchangePlanner;
 class Socket;
 class Packet;
 class Address;
@@ -41,179 +45,17 @@ class Address;
  * @brief One training island: local steps on a real parameter vector, then a clique exchange
  * of the model over the WAN, then mixing (the clique average).
  *
- * **Rounds.** Round r (0 <= r < Rounds) uses schedule round r mod P. It starts with local
- * compute: `LocalSteps` full-gradient steps on the island's LocalObjective, one every
- * `StepTime`. Then the island snapshots its parameters (the contribution it sends) and
- * exchanges them with the other members of its clique; an island that idles (in no clique, or
- * a singleton) keeps its parameters. The round ends for the island when it holds every
- * member's contribution: its parameters become the average of the members' snapshots (summed
- * in double, rounded to float32; ring mode: summed along the ring, see below) and the next
- * round starts at once.
- *
- * **Barrier (per clique).** There is no global barrier; each clique is a barrier for its
- * members. An island starting round r >= 1 announces it (READY) to the other members of its
- * round-r clique; its stream toward a member starts when both its own compute is over and that
- * member has announced round r (or sent round-r data), so a stream never reaches an island
- * that is still busy with an earlier round (attribute `CliqueBarrier`, on by default; off, the
- * streams start at once). In ring mode an island announces the round to its predecessor only,
- * and its steps wait for its successor's announcement. A multicast stream reaches every member
- * at once, and an FPGA sums a chunk only once every member's contribution has arrived (its slots
- * fill with the arrival skew of the contributions), so in multicast, aggregation and both modes an
- * island's streams start together, when its compute is over and every other member has announced
- * the round. An island that waits longer than one round-trip time plus NackTimeout asks the member
- * again (a READY with an answer request); a member that is alive but behind answers with its
- * current round, which resets the wait. The round ends for an island when it holds every member's
- * contribution. It keeps serving repair requests for the round from its snapshot until every member
- * has acknowledged (DONE) its contribution. Cliques of one round progress independently: a clique
- * that ends early starts its next round while others still exchange, and its streams, paced for the
- * next round's loads, can share WAN links with theirs (queues absorb it; a drop is repaired like a
- * loss).
- *
- * **Transport (UDP, one socket per island on `Port`, the module port 9477 by default).** The
- * wire size of a contribution is `ModelBytes` S, cut into chunks of `ChunkBytes` model bytes
- * (default: the largest multiple of 4 that fills the smallest path MTU between two members of
- * the clique, minus the IPv4, UDP and IslandSyncHeader headers). The model's byte layout is the
- * ParameterCount float32 values followed by zero padding up to S; chunk c carries its slice
- * of the values in the header and the rest of its bytes as zero-filled ns-3 payload, so memory
- * does not grow with S. A clique uses one chunking for all of its members (what in-line
- * aggregation needs). The transport is the same in every mode; what differs is where a
- * contribution is sent and what comes back (`Mode`, MODEL.md's capability modes):
- * - unicast: one stream per other member, each chunk sent to that member's address;
- * - multicast: one stream per island, each chunk sent once to the island's group of the round
- *   (SetMulticastGroups; the routers replicate it along the source tree installed by
- *   PimMulticastHelper), with the socket's `IpMulticastTtl` set to the TTL given there;
- * - aggregation: unicast streams, but the in-line FPGA (AggregatorNetDevice) at each receiver's
- *   edge sums the contributions of a chunk and the receiver gets one AGGREGATE per chunk
- *   (contributor bitmap = the members it sums);
- * - both: multicast streams, summed by each receiver's FPGA;
- * - ring: the unicast ring all-reduce baseline (below), each island sending only to its
- *   successor on the clique's ring.
- * A receiver credits a DATA to its sender and an AGGREGATE to every contributor of its bitmap
- * (the sums are added once); an arrival that overlaps what is held is ignored (a sum cannot be
- * split) and repaired like a loss. The tree mode is analytic only (MODEL.md: it needs a summing
- * FPGA in every router) and is rejected when the application starts.
- *
- * **Ring mode (reduce-scatter + all-gather).** A clique of k >= 2 members runs on the ring
- * c_0 .. c_{k-1} = LinkLoadModel::GetRingOrder(clique); c_t sends only to its successor
- * c_{t+1} and receives only from its predecessor c_{t-1} (indices mod k; for k = 2 both are
- * the other member). The chunk index range [0, C) of the round is split into k contiguous
- * segments, segment j = [floor(j C / k), floor((j + 1) C / k)), so each holds floor(C / k) or
- * ceil(C / k) chunks and the values of the chunks it holds (GetValueSlice). With the default
- * ChunkBytes, chunks are made small enough that C >= k; a ChunkBytes or ModelBytes that gives
- * fewer chunks than members is rejected. The exchange has 2(k-1) steps, each a stream of one
- * segment from c_t to c_{t+1}:
- * - reduce-scatter, step s = 0 .. k-2: c_t sends segment (t - s) mod k, holding the running sum
- *   of c_{t-s} .. c_t (step 0: its own values, a DATA; later steps: the predecessor's partial
- *   sum of step s-1 plus its own values, added in float32, an AGGREGATE whose bitmap names the
- *   s+1 contributors). After step k-2, c_t's predecessor's partial plus its own values is the
- *   full sum of segment (t + 1) mod k;
- * - all-gather, step k-1+s for s = 0 .. k-2: c_t sends the full sum of segment
- *   (t + 1 - s) mod k (an AGGREGATE naming every member): its own at s = 0, afterwards the
- *   one received at the previous step.
- * Steps are synchronous: c_t sends step s >= 1 only once it holds the whole step s-1 stream of
- * its predecessor (it needs its values), which gives MODEL.md's time, 2(k-1) x the largest hop
- * latency plus the bandwidth term, as an upper bound. The round ends for c_t when it holds all
- * 2(k-1) streams of its predecessor: its parameters become float32(sum / k) from the k full
- * segment sums, the same float32 sums on every member, so the members end with identical
- * parameters (TrainingResults verifies them against the double-precision average; the float32
- * partial sums differ from it by a few units of the last place). On the wire, a chunk's step
- * is given by its sender, its contributor bitmap (s+1 bits in reduce-scatter step s, all k in
- * the all-gather) and its chunk index (which segment): see GetRingStep. Per member,
- * egress = ingress = the 2(k-1) segments it sends (receives), 2S minus the two segments it
- * skips (c_t never sends segments t+1 and t+2 mod k), so 2(k-1)/k S when k divides C and
- * within two chunks of it otherwise (each skipped segment is within one chunk of S/k); every
- * directed link of route c_t -> c_{t+1} carries that, LinkLoadModel::GetCliqueLoads' 2(k-1)/k
- * streams. An island's 2(k-1) streams of a round share one pacer toward its successor, which
- * sends the lowest step with chunks to send first (so a repair of an earlier step goes before
- * the first transmissions of a later one).
- *
- * **Pacing.** Every stream is paced on the wire; the pacer counts on-the-wire bytes (PPP, IPv4,
- * UDP and IslandSyncHeader headers and the payload). Unless `StreamRate` is set, rates are
- * bottleneck shares of the round's loads n_l (LinkLoadModel::GetRoundLoads with the island's
- * mode, MODEL.md's counts), a share of link l being capacity_l / n_l:
- * - unicast: stream i->j at the smallest share along route i->j;
- * - multicast: island i's stream at the smallest share on its source tree
- *   (LinkLoadModel::GetSourceTree: the tree crosses each link once, so n_l counts one stream
- *   per source tree on l);
- * - aggregation and both: every stream of the clique at one common rate, the smallest of the
- *   clique's unicast (aggregation) or source-tree (both) rates, so that the contributions toward
- *   one member arrive at its FPGA at the same pace and its slots do not pile up (an aggregate
- *   leaves with the slowest contribution);
- * - ring: the island's steps toward its successor at w x the smallest share along route
- *   c_t -> c_{t+1}, w = 2(k-1)/k being the streams the hop carries (its share of a link by
- *   volume). The hop's steps are sequential, so this is the rate at which a link that carries
- *   n_l streams in all finishes every hop that crosses it after 8 S n_l / capacity_l, MODEL.md's
- *   bandwidth term (pacing each step at capacity_l / n_l would take 2(k-1)/k times longer).
- * The sum of the streams on a link never exceeds its capacity, and a lossless, uncontended round
- * takes MODEL.md's time times (wire bytes / model bytes), without queue build-up (ring: at most
- * that; a ring whose hop latencies differ is faster than MODEL.md's 2(k-1) x largest hop).
- *
- * **Repair.** A receiver tracks the chunks it holds per contributor as intervals. A gap in
- * first transmissions (packets of a stream arrive in order) triggers a NACK of the gap; a
- * stream that stalls for max(NackTimeout, 4 packet intervals) while incomplete triggers a NACK
- * of every missing range (selective, as many ranges as fit in a packet), repeated after one
- * round-trip time plus NackTimeout plus the time to resend what was asked. NACKs always go by
- * unicast to the contributor whose chunks are missing, and the contributor resends them by
- * unicast to the receiver that asked (in multicast and both modes too: the other members are
- * not bothered). A multicast sender interleaves the repairs with its group stream in one pacer
- * at the stream's rate. When a receiver holds a whole stream it sends DONE; a sender that has
- * sent everything and waits longer than the round-trip time plus 2 x NackTimeout for DONE
- * resends the last chunk (a probe), which makes the receiver NACK or re-send DONE. Every wait
- * has a timeout: `MaxRepairAttempts` attempts without progress end it (see below), so a
- * hopeless exchange ends with a reported outcome instead of running forever.
- *
- * **Members that stop answering (crashes, partitions): exclusion.** While an island exchanges,
- * it asks every member it waits for (a member that has not announced the round, or whose
- * stream has not brought anything yet; ring mode: the successor and predecessor) with a READY
- * requesting an answer, every round-trip time plus NackTimeout. Any packet of the member about
- * this round or an earlier one resets the count (a member that is alive but behind answers);
- * after MaxRepairAttempts unanswered requests, or MaxRepairAttempts probes without
- * acknowledgement, the member is *excluded* from the round (MemberExcluded trace): the island
- * stops waiting for it and averages over the other members, provided it holds nothing of the
- * member's contribution (ring mode: the ring is rebuilt over the remaining members and the
- * exchange starts again: LinkLoadModel::GetRingOrder of the remaining members, the same
- * chunks, segments and rates for the new ring, and a clique id on the wire of clique + 64 x
- * the number of members excluded, so that chunks of the old ring are not taken for the new
- * one). The island tells the remaining members (a READY with chunk index 2 whose contributor
- * bitmap is its view: the members it averages over) and they exclude the same members, so the
- * members that finish agree on the contributors; the view is sent again whenever a member
- * that has not confirmed it sends something. A member excluded because it stopped answering is
- * believed gone: later rounds exclude it at their start (and tell it, in case it is back)
- * until it sends something about such a round. An island that an exclusion message excludes
- * excludes the sender in turn (the two sides of a partition each average over their side). The
- * round's contributors are GetRoundContributors() inside a RoundFinished sink; they are the
- * members whose contributions the average sums exactly. A stream that stalls halfway (a member
- * that stops after sending part of its contribution) cannot be excluded, since its chunks are
- * in the sum: after MaxRepairAttempts NACKs the island *abandons* the round (RoundAbandoned
- * trace; GetFailure() names the first such stream), keeps its own parameters for it, and goes
- * on with the next round while it still serves repairs of its own contribution.
- *
- * **Crash (attribute `CrashRound`).** At the start of round CrashRound the island leaves: it
- * computes nothing more, contributes to no later round and answers nothing about them (the
- * Crashed trace fires). It still serves what it owes of its earlier rounds (repairs of its
- * contributions, acknowledgements) and closes its socket once every member has acknowledged
- * them, so the rounds before the crash complete exactly.
- *
- * **Repair in ring mode.** Each step is a stream of its own, (round, step, predecessor), with
- * all of the above per step: its chunks held as intervals of its segment, gap and stall NACKs,
- * DONE, and the sender's probe (the segment's last chunk) when DONE is late. A receiver's stall
- * timer starts with the step's first chunk, so the wait between steps (the predecessor waiting
- * for its own predecessor) is not taken for a loss. NACK and DONE name their step the way a
- * chunk does: the bitmap is the step's contributor set and the chunk index the first chunk of
- * its segment (a NACK's ranges lie in that segment). A sender keeps the values of every step
- * (its snapshot, the partial sums and the full sums it received) until its successor has
- * acknowledged every step, so it can repair a step after its own round has ended.
- *
- * **Patience with an FPGA (aggregation and both modes).** Behind an in-line aggregator a gap is
- * not yet a loss: a chunk whose contribution was lost stays in an FPGA slot until the FPGA's
- * Timeout, then leaves as a partial aggregate that names who is missing. So in these modes a
- * gap is NACKed only after `AggregationTimeout` (set it to the FPGA's Timeout; TrainingHelper
- * does) plus the normal stall time, and only for the contributors still missing then; a first
- * stall NACK waits as long, and a sender's probe waits AggregationTimeout longer. The resent
- * DATA reaches the island individually (the FPGA passes DATA for a closed chunk through).
- * Clique members' DATA never reaches the island itself (the FPGA absorbs it), so the barrier
- * learns that a member has started a round from its READY and from the bitmaps of the
- * aggregates, never from DATA alone.
+ * Round r (0 <= r < Rounds) uses schedule round r mod P: `LocalSteps` gradient steps of
+ * `StepTime` each on the island's LocalObjective, then the exchange of the parameters with the
+ * other members of its clique (capability `Mode`: unicast, multicast, aggregation, both or the
+ * ring all-reduce), then the average of the members' contributions; a member that stops
+ * answering is excluded, a stream that stalls halfway makes the island abandon the round, and
+ * `CrashRound` makes it leave. The exchange is paced UDP with NACK repair, a per-clique READY
+ * barrier and DONE acknowledgements, the same transport in every mode. The application owns the
+ * lifecycle, the socket, the round loop, local training, the counters and the traces; the plans
+ * come from ExchangePlanner, the streams are ReceiveStream and SendStream (paced by
+ * StreamPacer), and the barrier, views and exclusions are CliqueMembership's. The protocol is
+ * walked through in doc/wan-training.rst, section "The island's exchange".
  */
 class TrainingIslandApplication : public Application
 {
@@ -231,9 +73,9 @@ class TrainingIslandApplication : public Application
     /** What GetRingStep returns for a header that is no chunk of a ring step. */
     static constexpr uint32_t NO_RING_STEP = UINT32_MAX;
     /** The chunk index of a READY that asks for an answer. */
-    static constexpr uint32_t READY_ASK = 1;
+    static constexpr uint32_t READY_ASK = CliqueMembership::READY_ASK;
     /** The chunk index of a READY that carries the sender's view of the round's members. */
-    static constexpr uint32_t READY_VIEW = 2;
+    static constexpr uint32_t READY_VIEW = CliqueMembership::READY_VIEW;
     /** The CrashRound of an island that never crashes. */
     static constexpr uint32_t NEVER = UINT32_MAX;
 
@@ -481,34 +323,6 @@ class TrainingIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /** What this island does in one schedule round. */
-    struct Plan
-    {
-        uint32_t clique{CliqueSchedule::IDLE};  //!< clique index, IDLE when idle
-        std::vector<uint32_t> members;          //!< clique members (empty when idle)
-        uint32_t chunkBytes{0};                 //!< model bytes per chunk
-        uint32_t chunkCount{0};                 //!< chunks per contribution
-        std::map<uint32_t, double> sendRateBps; //!< destination -> pacing rate
-        std::map<uint32_t, double> recvRateBps; //!< source -> its pacing rate toward us
-        Ipv4Address group;                      //!< multicast group we send to
-        double groupRateBps{0};                 //!< pacing rate of our multicast stream
-        std::vector<uint32_t> ring;             //!< ring mode: the members in ring order
-        uint32_t ringPosition{0};               //!< ring mode: our index in ring
-        uint32_t predecessor{0};                //!< ring mode: the member we receive from
-        uint32_t successor{0};                  //!< ring mode: the member we send to
-        std::vector<uint32_t> segmentFirst;     //!< ring mode: k + 1 segment bounds (chunks)
-        uint16_t wireClique{0};                 //!< the clique id on the wire
-        uint64_t excluded{0};                   //!< members of the clique excluded (bitmap)
-    };
-
-    /** The last view of a round this island sent to a member. */
-    struct ViewSent
-    {
-        uint32_t round{0}; //!< the round
-        uint64_t view{0};  //!< the view (members averaged over)
-        Time at;           //!< when it was sent
-    };
-
     /** Ring mode: the sums an island receives in one round, by parameter index. */
     struct RingValues
     {
@@ -516,79 +330,30 @@ class TrainingIslandApplication : public Application
         std::vector<float> reduced; //!< all-gather: the full segment sums received
     };
 
-    /** A gap of first transmissions waiting for its deferred NACK (aggregation, both). */
-    struct GapCheckEntry
-    {
-        Time due;          //!< when the gap is NACKed (if still missing)
-        uint32_t first{0}; //!< first chunk of the gap
-        uint32_t end{0};   //!< one past its last chunk
-    };
-
-    /** Contributions of one member held for one round (ring mode: one step's segment). */
-    struct RxStream
-    {
-        uint32_t source{0};                  //!< the contributor (ring mode: the predecessor)
-        uint32_t step{0};                    //!< ring mode: the step
-        ChunkRangeSet held;                  //!< chunks held
-        uint32_t nextFirst{0};               //!< one past the highest chunk index seen
-        bool started{false};                 //!< whether any chunk arrived
-        bool complete{false};                //!< whether every chunk is held
-        Time lastArrival;                    //!< last time a chunk was accepted
-        Time holdUntil;                      //!< no timeout NACK before this time
-        EventId timer;                       //!< stall timer
-        uint32_t attempts{0};                //!< NACKs without progress
-        std::deque<GapCheckEntry> gapChecks; //!< deferred gap NACKs, by due time
-        EventId gapEvent;                    //!< next deferred gap NACK
-    };
-
     /** The receive side of one round. */
     struct RxState
     {
-        std::vector<double> sum;                //!< sum of the contributions' values (not
-                                                //!< used in ring mode)
-        std::map<uint32_t, RxStream> streams;   //!< by contributor (other members; ring mode:
-                                                //!< by step)
-        bool ownAdded{false};                   //!< whether our contribution is in the sum
-        uint32_t completeStreams{0};            //!< streams complete
-        std::shared_ptr<RingValues> ringValues; //!< ring mode: the sums received (shared
-                                                //!< with the round's send side)
-    };
-
-    /**
-     * One outgoing stream of one round: toward one member (unicast and aggregation modes: its
-     * own pacer; multicast and both modes: its repairs, DONE and probes), one step toward the
-     * successor (ring mode: its chunks, DONE and probes), or the shared pacer: the multicast
-     * stream (destination ALL_MEMBERS), whose pacer also sends every member's repairs, or the
-     * ring's pacer (destination the successor), which sends every step's chunks.
-     */
-    struct TxStream
-    {
-        uint32_t destination{0};  //!< receiving island, or ALL_MEMBERS
-        uint32_t step{0};         //!< ring mode: the step
-        bool waitingStep{false};  //!< ring mode: the previous step is not held yet
-        ChunkRangeSet pending;    //!< chunks to send
-        uint32_t sentFirst{0};    //!< one past the highest chunk index sent
-        double nextSendS{0};      //!< earliest time of the next send, exact seconds
-        bool sending{false};      //!< whether a send event is pending
-        bool done{false};         //!< whether the receiver acknowledged everything
-        bool waitingReady{false}; //!< whether the receiver has not announced the round yet
-        EventId sendEvent;        //!< next paced send
-        EventId probeEvent;       //!< DONE timeout
-        uint32_t attempts{0};     //!< probes without progress
+        std::vector<double> sum;                   //!< sum of the contributions' values (not
+                                                   //!< used in ring mode)
+        std::map<uint32_t, ReceiveStream> streams; //!< by contributor (other members; ring
+                                                   //!< mode: by step)
+        bool ownAdded{false};                      //!< whether our contribution is in the sum
+        uint32_t completeStreams{0};               //!< streams complete
+        std::shared_ptr<RingValues> ringValues;    //!< ring mode: the sums received (shared
+                                                   //!< with the round's send side)
     };
 
     /** The send side of one round. */
     struct TxState
     {
         std::vector<float> values;              //!< the contribution (snapshot)
-        std::map<uint32_t, TxStream> streams;   //!< by destination (ring mode: by step)
+        std::map<uint32_t, SendStream> streams; //!< by destination (ring mode: by step)
         uint32_t doneStreams{0};                //!< streams acknowledged
         bool multicast{false};                  //!< whether chunks go to the group
         bool cliqueWide{false};                 //!< whether streams wait for every member
         uint32_t awaited{0};                    //!< members that have not announced the round
-        TxStream group;                         //!< the multicast stream (multicast and both) or
+        SendStream group;                       //!< the multicast stream (multicast and both) or
                                                 //!< the ring's pacer (ring)
-        uint32_t nextRepair{0};                 //!< first destination of the repair round robin
         std::shared_ptr<RingValues> ringValues; //!< ring mode: the sums received
     };
 
@@ -611,21 +376,21 @@ class TrainingIslandApplication : public Application
      * @param plan a ring plan
      * @return the steps of the ring's exchange, 2(k-1)
      */
-    uint32_t GetRingSteps(const Plan& plan) const;
+    uint32_t GetRingSteps(const ExchangePlan& plan) const;
     /**
      * @param plan a ring plan
      * @param position a place on the ring (index in plan.ring)
      * @param step a step
      * @return the segment the member at that place sends in that step
      */
-    uint32_t GetRingSegment(const Plan& plan, uint32_t position, uint32_t step) const;
+    uint32_t GetRingSegment(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
     /**
      * @param plan a ring plan
      * @param position a place on the ring
      * @param step a step
      * @return the contributor bitmap of what the member at that place sends in that step
      */
-    uint64_t GetRingContributors(const Plan& plan, uint32_t position, uint32_t step) const;
+    uint64_t GetRingContributors(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
     /**
      * @param plan a ring plan
      * @param position the sender's place on the ring
@@ -634,16 +399,10 @@ class TrainingIslandApplication : public Application
      * @return the step whose segment holds the chunk and whose bitmap is that one, or
      *         NO_RING_STEP
      */
-    uint32_t FindRingStep(const Plan& plan,
+    uint32_t FindRingStep(const ExchangePlan& plan,
                           uint32_t position,
                           uint64_t contributors,
                           uint32_t chunk) const;
-    /**
-     * @param plan a ring plan
-     * @param chunk a chunk index (< plan.chunkCount)
-     * @return the segment holding it
-     */
-    uint32_t GetSegmentOfChunk(const Plan& plan, uint32_t chunk) const;
     /**
      * @brief The values this island sends in one ring step (ring mode).
      * @param plan the round's ring plan
@@ -654,7 +413,7 @@ class TrainingIslandApplication : public Application
      * @return own values (step 0), predecessor's partial + own values in float32 (steps 1 ..
      *         k-1), the full sums received (steps k .. 2k-3)
      */
-    std::vector<float> GetRingValues(const Plan& plan,
+    std::vector<float> GetRingValues(const ExchangePlan& plan,
                                      const TxState& tx,
                                      uint32_t step,
                                      uint32_t offset,
@@ -663,56 +422,15 @@ class TrainingIslandApplication : public Application
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
     /**
-     * @brief Ring mode: the ring order, place, neighbours, segments and rates of a plan whose
-     * members (two or more) and chunk count are set.
-     * @param plan the plan
-     * @param loads the round's link loads (LinkLoadModel::GetRoundLoads)
-     * @param loadModel the load model of the topology
-     */
-    void SetRingPlan(Plan& plan,
-                     const std::vector<double>& loads,
-                     const LinkLoadModel& loadModel) const;
-    /**
      * @param round a round
      * @return the plan of the round: its schedule round's, or the view after exclusions
      */
-    const Plan& GetPlan(uint32_t round) const;
+    const ExchangePlan& GetPlan(uint32_t round) const;
     /**
      * @param round a round
      * @return the plan of its schedule round (every member of the clique)
      */
-    const Plan& GetBasePlan(uint32_t round) const;
-    /**
-     * @param round a round
-     * @param excluded members of the round's clique to leave out
-     * @return the plan of the round without them
-     */
-    Plan MakeViewPlan(uint32_t round, uint64_t excluded) const;
-    /**
-     * @param plan a plan
-     * @return the bitmap of its members
-     */
-    static uint64_t GetMemberBits(const Plan& plan);
-    /** Forget the views of rounds that are over and have nothing left to send. */
-    void PruneViewPlans();
-    /**
-     * @param plan a plan
-     * @param chunk a chunk index
-     * @return the chunk's model payload bytes
-     */
-    uint32_t GetPayloadBytes(const Plan& plan, uint32_t chunk) const;
-    /**
-     * @param plan a plan
-     * @param chunk a chunk index
-     * @return the index of its first value and its number of values
-     */
-    std::pair<uint32_t, uint32_t> GetValueSlice(const Plan& plan, uint32_t chunk) const;
-    /**
-     * @param plan a plan
-     * @param chunk a chunk index
-     * @return the bytes of the chunk's packet on a point-to-point link
-     */
-    uint32_t GetWireBytes(const Plan& plan, uint32_t chunk) const;
+    const ExchangePlan& GetBasePlan(uint32_t round) const;
     /**
      * @param other another island
      * @return the round-trip time between this island and it (route latencies)
@@ -729,14 +447,14 @@ class TrainingIslandApplication : public Application
      * @return how long its stream may be silent before a stall NACK: max(NackTimeout, 4
      *         packet intervals)
      */
-    Time GetStallTime(const Plan& plan, uint32_t source) const;
+    Time GetStallTime(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @param plan the round's plan
      * @param source a contributor
      * @return how long a gap waits before it is NACKed (aggregation and both modes):
      *         AggregationTimeout + GetStallTime
      */
-    Time GetPatience(const Plan& plan, uint32_t source) const;
+    Time GetPatience(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @param destination a member
      * @return how long a sender that has sent everything waits for its DONE before a probe
@@ -753,52 +471,6 @@ class TrainingIslandApplication : public Application
     void Crash();
     /** Close the socket of a crashed island once nothing is owed any more. */
     void CloseIfIdle();
-    /**
-     * @brief Exclude a member from a round (now, or when the round starts).
-     * @param round the round (the current one or a later one)
-     * @param member a member of the round's clique
-     * @param reason why
-     * @return whether it was excluded (not when it already is, or when some of its contribution
-     *         is already in the sum)
-     */
-    bool ExcludeMember(uint32_t round, uint32_t member, const std::string& reason);
-    /**
-     * @brief Make a view the current round's plan and fit the exchange state to it.
-     * @param round the current round
-     * @param excluded the members excluded
-     */
-    void ApplyView(uint32_t round, uint64_t excluded);
-    /**
-     * @param round a round
-     * @return the members this island averages over in it (after the exclusions known now)
-     */
-    uint64_t GetView(uint32_t round) const;
-    /**
-     * @brief Send this island's view of a round to a member (a READY with chunk index
-     * READY_VIEW).
-     * @param round the round
-     * @param member the member told
-     */
-    void SendView(uint32_t round, uint32_t member);
-    /**
-     * @brief Send the view of the current round again to a member that has not confirmed it,
-     * at most once per round-trip time plus NackTimeout.
-     * @param member the member
-     */
-    void RefreshView(uint32_t member);
-    /**
-     * @brief A view arrived: exclude whom the sender excludes (and the sender, if it excludes
-     * this island).
-     * @param header the READY
-     */
-    void HandleView(const IslandSyncHeader& header);
-    /**
-     * @brief Note that a member is alive and about a round (resets its count of unanswered
-     * requests when the round is not later than the current one).
-     * @param member the member
-     * @param round the round the packet is about
-     */
-    void NoteAlive(uint32_t member, uint32_t round);
     /**
      * @param round the current round
      * @return the members the exchange waits for now (not announced, or nothing received yet)
@@ -818,6 +490,55 @@ class TrainingIslandApplication : public Application
      * @param key the stream
      */
     void CloseStream(uint32_t round, uint32_t key);
+
+    /**
+     * @param round a round
+     * @return whether it still has send state (something to send or to be acknowledged)
+     */
+    bool HasSendState(uint32_t round) const;
+    /** @return the current round (CliqueMembership's view of the island) */
+    uint32_t GetCurrentRound() const;
+    /** @return whether the island runs and has not crashed */
+    bool IsActive() const;
+    /**
+     * @brief Send a control message of the membership (READY, view).
+     * @param header its header
+     * @param destination the island
+     */
+    void SendControl(const IslandSyncHeader& header, uint32_t destination);
+    /**
+     * @brief The membership excluded a member: fire MemberExcluded.
+     * @param round the round
+     * @param member the member
+     * @param reason why
+     */
+    void NoteExclusion(uint32_t round, uint32_t member, const std::string& reason);
+    /** Count a malformed or foreign packet. */
+    void RejectPacket();
+    /**
+     * @param round a round
+     * @return the members some of whose chunks are in the round's sum (ring mode: none, the
+     *         ring is rebuilt)
+     */
+    uint64_t GetHeldFrom(uint32_t round) const;
+    /**
+     * @brief A peer announced a round: start the streams that waited for it.
+     * @param island the peer
+     * @param round the round it has started
+     */
+    void PeerStarted(uint32_t island, uint32_t round);
+    /**
+     * @brief The view of a round changed: fit the exchange state to its plan (ring mode: drop
+     * the old ring's state; otherwise drop the excluded members' streams).
+     * @param round the round
+     */
+    void FitExchangeToView(uint32_t round);
+    /**
+     * @brief An exclusion was applied to the current round: the exchange may be complete (ring
+     * mode: it starts again over the new ring).
+     * @param round the round
+     */
+    void ViewApplied(uint32_t round);
 
     /** Start round m_round (or finish when every round is done). */
     void StartRound();
@@ -851,14 +572,14 @@ class TrainingIslandApplication : public Application
      *         chunks or any member's repairs; the ring's pacer: chunks of a step whose values are
      *         held)
      */
-    bool HasWork(const TxState& tx, const TxStream& stream) const;
+    bool HasWork(const TxState& tx, const SendStream& stream) const;
     /**
      * @param tx a round's send state
      * @param stream one of its streams
      * @return the pacer that sends the stream's chunks (the multicast stream or the ring's
      *         pacer, else the stream itself)
      */
-    TxStream& GetPacer(TxState& tx, TxStream& stream);
+    SendStream& GetPacer(TxState& tx, SendStream& stream);
     /**
      * @brief Ring mode: the predecessor's step is held, so the next step may be sent.
      * @param round the round
@@ -867,18 +588,16 @@ class TrainingIslandApplication : public Application
     void ReleaseRingStep(uint32_t round, uint32_t step);
     /**
      * @brief Start or resume a stream's pacer.
-     * @param round the round
      * @param tx the round's send state
      * @param stream the stream (a member's stream or the multicast stream)
      */
-    void ResumeStream(uint32_t round, TxState& tx, TxStream& stream);
+    void ResumeStream(TxState& tx, SendStream& stream);
     /**
      * @brief (Re)start a member's DONE timeout after its last chunk has left.
-     * @param round the round
      * @param stream the member's stream
      * @param lastSendEndS when the pacer's last packet ends, exact seconds
      */
-    void ScheduleProbe(uint32_t round, TxStream& stream, double lastSendEndS);
+    void ScheduleProbe(SendStream& stream, double lastSendEndS);
     /**
      * @brief DONE timeout of a stream: resend the last chunk (ring mode: of the step's segment).
      * @param round the round
@@ -893,20 +612,20 @@ class TrainingIslandApplication : public Application
      * @param chunk the chunk index
      * @param resent whether it was sent before
      */
-    void SendChunk(uint32_t round, TxState& tx, TxStream& stream, uint32_t chunk, bool resent);
+    void SendChunk(uint32_t round, TxState& tx, SendStream& stream, uint32_t chunk, bool resent);
     /**
-     * @brief Stall timer of a receive stream.
+     * @brief A receive stream's repair attempts are exhausted: exclude its member (ring mode) or
+     * abandon the round (part of the contribution is in the sum).
      * @param round the round
      * @param key the stream: its contributor (ring mode: its step)
      */
-    void RxTimeout(uint32_t round, uint32_t key);
+    void StreamExhausted(uint32_t round, uint32_t key);
     /**
-     * @brief Deferred gap NACK (aggregation and both modes): NACK what is still missing in the
-     * gaps whose patience is over (each gap once).
-     * @param round the round
-     * @param source the contributor
+     * @param plan the round's plan
+     * @param source a contributor (ring mode: the predecessor)
+     * @return the timers of its receive stream
      */
-    void GapCheck(uint32_t round, uint32_t source);
+    ReceiveStream::Timing GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @brief The header of a NACK or DONE about one stream, without its ranges.
      * @param type NACK or DONE
@@ -929,19 +648,6 @@ class TrainingIslandApplication : public Application
      * @param ranges the missing chunk ranges
      */
     void SendNack(uint32_t round, uint32_t key, const std::vector<ChunkRangeSet::Range>& ranges);
-    /**
-     * @brief Send READY for a round.
-     * @param round the round this island has started
-     * @param destination the island told
-     * @param askAnswer whether the destination should answer with its own READY
-     */
-    void SendReady(uint32_t round, uint32_t destination, bool askAnswer);
-    /**
-     * @brief Record that an island has started a round; start the streams waiting for it.
-     * @param island the island
-     * @param round the round it has started
-     */
-    void UpdatePeerRound(uint32_t island, uint32_t round);
     /**
      * @brief READY timeout of the current exchange: ask the members still awaited, exclude those
      * that did not answer MaxRepairAttempts requests.
@@ -996,11 +702,6 @@ class TrainingIslandApplication : public Application
      * @param header its header
      */
     void HandleDone(const IslandSyncHeader& header);
-    /**
-     * @brief A READY arrived.
-     * @param header its header
-     */
-    void HandleReady(const IslandSyncHeader& header);
 
     // Attributes.
     uint16_t m_jobId;             //!< job id
@@ -1029,8 +730,8 @@ class TrainingIslandApplication : public Application
     std::vector<Ipv4Address> m_addresses;             //!< island addresses
     std::vector<Ipv4Address> m_groups;                //!< our group per schedule round
     uint8_t m_multicastTtl;                           //!< multicast TTL (0: not given)
-    std::vector<Plan> m_plans;                        //!< plan per schedule round
-    std::map<uint32_t, Plan> m_viewPlans;             //!< plans of rounds with exclusions
+    std::unique_ptr<ExchangePlanner> m_planner;       //!< plans and views of plans
+    std::unique_ptr<CliqueMembership> m_membership;   //!< barrier, views, exclusions, plans
 
     // State.
     Ptr<Socket> m_socket;                                //!< the UDP socket
@@ -1042,13 +743,7 @@ class TrainingIslandApplication : public Application
     EventId m_stepEvent;                                 //!< next local step
     std::map<uint32_t, RxState> m_rx;                    //!< receive state by round
     std::map<uint32_t, TxState> m_tx;                    //!< send state by round
-    std::vector<uint32_t> m_peerRound;                   //!< highest round announced, by island
     EventId m_readyEvent;                                //!< READY timeout
-    std::map<uint32_t, uint32_t> m_silence;              //!< member -> requests unanswered
-    std::map<uint32_t, uint64_t> m_pendingExclusions;    //!< later round -> members to exclude
-    std::map<uint32_t, uint32_t> m_departed;             //!< member -> round it was gone in
-    std::map<uint32_t, ViewSent> m_viewSent;             //!< member -> last view sent to it
-    std::map<uint32_t, ViewSent> m_peerViews;            //!< member -> last view it sent
     bool m_running;                                      //!< between start and stop
     bool m_crashed;                                      //!< whether CrashRound was reached
     uint64_t m_lastContributors;                         //!< contributors of the last round
@@ -1062,7 +757,6 @@ class TrainingIslandApplication : public Application
     uint64_t m_rejectedPackets; //!< malformed or foreign packets
     std::string m_failure;      //!< why the first abandoned round was (empty: none)
     uint32_t m_abandoned;       //!< rounds abandoned
-    uint32_t m_exclusions;      //!< members excluded, over all rounds
 
     // Traces.
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace; //!< round started

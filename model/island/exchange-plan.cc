@@ -1,0 +1,65 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "exchange-plan.h"
+
+#include "island-sync-header.h"
+#include "sync-protocol.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+uint32_t
+ExchangePlan::GetPayloadBytes(uint32_t chunk) const
+{
+    if (chunk + 1 < chunkCount)
+    {
+        return chunkBytes;
+    }
+    return static_cast<uint32_t>(modelBytes - uint64_t{chunkBytes} * (chunkCount - 1));
+}
+
+std::pair<uint32_t, uint32_t>
+ExchangePlan::GetValueSlice(uint32_t chunk) const
+{
+    uint64_t offset = uint64_t{chunk} * (chunkBytes / IslandSyncHeader::VALUE_BYTES);
+    if (offset >= parameterCount)
+    {
+        return {0, 0};
+    }
+    uint64_t count = std::min<uint64_t>(parameterCount - offset,
+                                        GetPayloadBytes(chunk) / IslandSyncHeader::VALUE_BYTES);
+    return {static_cast<uint32_t>(offset), static_cast<uint32_t>(count)};
+}
+
+uint32_t
+ExchangePlan::GetWireBytes(uint32_t chunk) const
+{
+    return SyncProtocol::PPP_HEADER_BYTES + SyncProtocol::IP_UDP_HEADER_BYTES +
+           IslandSyncHeader::FIXED_SIZE + GetPayloadBytes(chunk);
+}
+
+uint64_t
+ExchangePlan::GetMemberBits() const
+{
+    uint64_t bits = 0;
+    for (uint32_t member : members)
+    {
+        bits |= uint64_t{1} << member;
+    }
+    return bits;
+}
+
+uint32_t
+ExchangePlan::GetSegmentOfChunk(uint32_t chunk) const
+{
+    auto it = std::upper_bound(segmentFirst.begin(), segmentFirst.end(), chunk);
+    return static_cast<uint32_t>(std::distance(segmentFirst.begin(), it)) - 1;
+}
+
+} // namespace ns3

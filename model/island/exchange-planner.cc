@@ -1,0 +1,372 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "exchange-planner.h"
+
+#include "island-sync-header.h"
+#include "sync-protocol.h"
+#include "wan-config-error.h"
+#include "wan-topology.h"
+
+#include "ns3/abort.h"
+
+#include <algorithm>
+#include <bitset>
+#include <limits>
+#include <string>
+
+namespace ns3
+{
+
+namespace
+{
+
+/** Bytes of the headers of a chunk inside the IP MTU: IPv4, UDP and IslandSyncHeader. */
+constexpr uint32_t CHUNK_OVERHEAD_BYTES =
+    SyncProtocol::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
+
+/**
+ * @param bytes a byte count
+ * @return the largest multiple of 4 (a float32 value) not above it
+ */
+uint64_t
+FloorToValues(uint64_t bytes)
+{
+    return bytes / IslandSyncHeader::VALUE_BYTES * IslandSyncHeader::VALUE_BYTES;
+}
+
+} // namespace
+
+ExchangePlanner::ExchangePlanner(const WanTopology& topology,
+                                 const CliqueSchedule& schedule,
+                                 const Config& config)
+    : m_topology(topology),
+      m_schedule(schedule),
+      m_config(config),
+      m_loadModel(topology)
+{
+    if (config.mode == CapabilityMode::TREE)
+    {
+        throw WanConfigError("mode",
+                             "mode 'tree' is analytic only (its bound needs a summing FPGA in "
+                             "every router) and is not simulated (simulated: unicast, multicast, "
+                             "aggregation, both, ring)");
+    }
+    if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
+    {
+        throw WanConfigError("chunkBytes",
+                             "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
+                                 ")");
+    }
+    if (config.parameterCount < 1 ||
+        uint64_t{IslandSyncHeader::VALUE_BYTES} * config.parameterCount > config.modelBytes)
+    {
+        throw WanConfigError("parameterCount",
+                             "4 bytes x " + std::to_string(config.parameterCount) +
+                                 " values do not fit a model of " +
+                                 std::to_string(config.modelBytes) + " bytes");
+    }
+}
+
+const std::vector<double>&
+ExchangePlanner::GetRoundLoads(uint32_t scheduleRound) const
+{
+    auto it = m_roundLoads.find(scheduleRound);
+    if (it == m_roundLoads.end())
+    {
+        it = m_roundLoads
+                 .emplace(
+                     scheduleRound,
+                     m_loadModel.GetRoundLoads(m_schedule.GetRound(scheduleRound), m_config.mode))
+                 .first;
+    }
+    return it->second;
+}
+
+double
+ExchangePlanner::GetShare(const std::vector<double>& loads,
+                          const std::vector<uint32_t>& links) const
+{
+    double best = std::numeric_limits<double>::infinity();
+    for (uint32_t d : links)
+    {
+        NS_ABORT_MSG_IF(loads[d] <= 0,
+                        "ExchangePlanner: no load counted on " << m_topology.GetDirectedLinkName(d)
+                                                               << " for a stream that crosses it");
+        best = std::min(best, m_topology.GetDirectedLinkCapacityGbps(d) * 1e9 / loads[d]);
+    }
+    return best;
+}
+
+std::string
+ExchangePlanner::DescribeRing(uint32_t scheduleRound, const std::vector<uint32_t>& members) const
+{
+    std::string names;
+    for (uint32_t member : members)
+    {
+        names += (names.empty() ? "" : " ") + m_topology.GetCity(member).id;
+    }
+    return "the ring of " + std::to_string(members.size()) + " members {" + names +
+           "} of schedule round " + std::to_string(scheduleRound);
+}
+
+ExchangePlan
+ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
+{
+    ExchangePlan plan;
+    plan.mode = m_config.mode;
+    plan.modelBytes = m_config.modelBytes;
+    plan.parameterCount = m_config.parameterCount;
+    plan.island = island;
+    plan.clique = m_schedule.GetCliqueOf(scheduleRound, island);
+    if (plan.clique != CliqueSchedule::IDLE)
+    {
+        plan.members = m_schedule.GetRound(scheduleRound)[plan.clique];
+    }
+    plan.wireClique = static_cast<uint16_t>(plan.clique);
+    if (plan.members.size() < 2)
+    {
+        return plan;
+    }
+    const CapabilityMode mode = plan.mode;
+    const bool ring = mode == CapabilityMode::RING;
+    const uint64_t modelBytes = m_config.modelBytes;
+    uint32_t pathMtu = std::numeric_limits<uint32_t>::max();
+    for (uint32_t a : plan.members)
+    {
+        for (uint32_t b : plan.members)
+        {
+            if (a != b)
+            {
+                pathMtu = std::min(pathMtu, m_topology.GetPathMtuBytes(a, b));
+            }
+        }
+    }
+    const uint32_t fit = static_cast<uint32_t>(FloorToValues(pathMtu - CHUNK_OVERHEAD_BYTES));
+    if (m_config.chunkBytes > fit)
+    {
+        // Name the first pair of members whose path is too small.
+        for (uint32_t a : plan.members)
+        {
+            for (uint32_t b : plan.members)
+            {
+                if (a != b && uint64_t{m_config.chunkBytes} + CHUNK_OVERHEAD_BYTES >
+                                  m_topology.GetPathMtuBytes(a, b))
+                {
+                    throw WanConfigError("chunkBytes",
+                                         std::to_string(m_config.chunkBytes) + " bytes + " +
+                                             std::to_string(CHUNK_OVERHEAD_BYTES) +
+                                             " header bytes exceed the path MTU " +
+                                             std::to_string(m_topology.GetPathMtuBytes(a, b)) +
+                                             " of " + m_topology.GetCity(a).id + "->" +
+                                             m_topology.GetCity(b).id);
+                }
+            }
+        }
+    }
+    plan.chunkBytes = m_config.chunkBytes > 0 ? m_config.chunkBytes : fit;
+    const uint32_t k = plan.members.size();
+    if (ring && m_config.chunkBytes == 0 &&
+        (modelBytes + plan.chunkBytes - 1) / plan.chunkBytes < k)
+    {
+        // Every member's segment needs at least one chunk: smaller chunks.
+        plan.chunkBytes = static_cast<uint32_t>(FloorToValues(modelBytes / k));
+        if (plan.chunkBytes == 0)
+        {
+            throw WanConfigError("modelBytes",
+                                 std::to_string(modelBytes) + " bytes are too few for " +
+                                     DescribeRing(scheduleRound, plan.members) +
+                                     ": each member's segment needs a chunk of at least 4 "
+                                     "bytes, so ring mode needs at least " +
+                                     std::to_string(IslandSyncHeader::VALUE_BYTES * k) + " bytes");
+        }
+    }
+    const uint64_t count = (modelBytes + plan.chunkBytes - 1) / plan.chunkBytes;
+    if (count > std::numeric_limits<uint32_t>::max())
+    {
+        throw WanConfigError(
+            "modelBytes",
+            "a model of " + std::to_string(modelBytes) + " bytes needs more than 2^32 chunks of " +
+                std::to_string(plan.chunkBytes) + " bytes (a chunk index has 32 bits; at most " +
+                std::to_string(uint64_t{plan.chunkBytes} * std::numeric_limits<uint32_t>::max()) +
+                " bytes)");
+    }
+    if (ring && count < k)
+    {
+        throw WanConfigError("chunkBytes",
+                             std::to_string(m_config.chunkBytes) +
+                                 " cuts {modelBytes}=" + std::to_string(modelBytes) + " into " +
+                                 std::to_string(count) + " chunks, fewer than the members of " +
+                                 DescribeRing(scheduleRound, plan.members) +
+                                 " (each member's segment needs a chunk); use at most " +
+                                 std::to_string(FloorToValues(modelBytes / k)) + " bytes, or 0");
+    }
+    plan.chunkCount = static_cast<uint32_t>(count);
+
+    // Bottleneck shares of the round's loads (the counts of this mode).
+    const std::vector<double>& loads = GetRoundLoads(scheduleRound);
+    auto unicastRate = [&](uint32_t src, uint32_t dst) {
+        return GetShare(loads, m_topology.GetRoute(src, dst).links);
+    };
+    auto treeRate = [&](uint32_t src) {
+        return GetShare(loads, m_loadModel.GetSourceTree(src, plan.members));
+    };
+    const double fixed = m_config.streamRateBps;
+    if (ring)
+    {
+        SetRingPlan(plan, loads);
+        return plan;
+    }
+    double common = std::numeric_limits<double>::infinity();
+    if (mode == CapabilityMode::AGGREGATION)
+    {
+        for (uint32_t a : plan.members)
+        {
+            for (uint32_t b : plan.members)
+            {
+                if (a != b)
+                {
+                    common = std::min(common, unicastRate(a, b));
+                }
+            }
+        }
+    }
+    else if (mode == CapabilityMode::BOTH)
+    {
+        for (uint32_t a : plan.members)
+        {
+            common = std::min(common, treeRate(a));
+        }
+    }
+    for (uint32_t other : plan.members)
+    {
+        if (other == island)
+        {
+            continue;
+        }
+        double send = 0;
+        double recv = 0;
+        switch (mode)
+        {
+        case CapabilityMode::UNICAST:
+            send = unicastRate(island, other);
+            recv = unicastRate(other, island);
+            break;
+        case CapabilityMode::MULTICAST:
+            send = treeRate(island);
+            recv = treeRate(other);
+            break;
+        default:
+            send = common;
+            recv = common;
+            break;
+        }
+        plan.sendRateBps[other] = fixed > 0 ? fixed : send;
+        plan.recvRateBps[other] = fixed > 0 ? fixed : recv;
+    }
+    if (mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH)
+    {
+        plan.groupRateBps = plan.sendRateBps.begin()->second;
+    }
+    return plan;
+}
+
+void
+ExchangePlanner::SetRingPlan(ExchangePlan& plan, const std::vector<double>& loads) const
+{
+    const uint32_t k = plan.members.size();
+    plan.ring = m_loadModel.GetRingOrder(plan.members);
+    plan.ringPosition = static_cast<uint32_t>(
+        std::distance(plan.ring.begin(),
+                      std::find(plan.ring.begin(), plan.ring.end(), plan.island)));
+    plan.successor = plan.ring[(plan.ringPosition + 1) % k];
+    plan.predecessor = plan.ring[(plan.ringPosition + k - 1) % k];
+    plan.segmentFirst.clear();
+    for (uint32_t j = 0; j <= k; ++j)
+    {
+        plan.segmentFirst.push_back(static_cast<uint32_t>(uint64_t{j} * plan.chunkCount / k));
+    }
+    // A hop carries w = 2(k-1)/k streams, one step after the other: at w times the bottleneck
+    // share, every hop crossing a link ends after 8 S n_l / capacity.
+    const double w = 2.0 * (k - 1) / k;
+    const double fixed = m_config.streamRateBps;
+    plan.sendRateBps.clear();
+    plan.recvRateBps.clear();
+    plan.sendRateBps[plan.successor] =
+        fixed > 0 ? fixed
+                  : w * GetShare(loads, m_topology.GetRoute(plan.island, plan.successor).links);
+    plan.recvRateBps[plan.predecessor] =
+        fixed > 0 ? fixed
+                  : w * GetShare(loads, m_topology.GetRoute(plan.predecessor, plan.island).links);
+}
+
+std::vector<ExchangePlan>
+ExchangePlanner::GetPlans(uint32_t island) const
+{
+    std::vector<ExchangePlan> plans;
+    for (uint32_t sr = 0; sr < m_schedule.GetNRounds(); ++sr)
+    {
+        plans.push_back(GetPlan(sr, island));
+    }
+    return plans;
+}
+
+void
+ExchangePlanner::Validate() const
+{
+    for (uint32_t sr = 0; sr < m_schedule.GetNRounds(); ++sr)
+    {
+        for (const auto& clique : m_schedule.GetRound(sr))
+        {
+            for (uint32_t member : clique)
+            {
+                GetPlan(sr, member);
+            }
+        }
+    }
+}
+
+ExchangePlan
+ExchangePlanner::MakeViewPlan(const ExchangePlan& base,
+                              uint32_t scheduleRound,
+                              uint64_t excluded) const
+{
+    ExchangePlan plan = base;
+    plan.excluded = excluded & base.GetMemberBits() & ~(uint64_t{1} << base.island);
+    plan.members.clear();
+    for (uint32_t member : base.members)
+    {
+        if (!(plan.excluded & (uint64_t{1} << member)))
+        {
+            plan.members.push_back(member);
+        }
+        else
+        {
+            plan.sendRateBps.erase(member);
+            plan.recvRateBps.erase(member);
+        }
+    }
+    if (plan.mode == CapabilityMode::RING)
+    {
+        // A new ring over the remaining members, with a clique id of its own on the wire.
+        const uint32_t excludedCount = std::bitset<64>(plan.excluded).count();
+        plan.wireClique =
+            static_cast<uint16_t>(base.clique + IslandSyncHeader::MAX_ISLANDS * excludedCount);
+        plan.ring.clear();
+        plan.segmentFirst.clear();
+        plan.sendRateBps.clear();
+        plan.recvRateBps.clear();
+        if (plan.members.size() >= 2)
+        {
+            CliqueSchedule::Round cliques = m_schedule.GetRound(scheduleRound);
+            cliques[base.clique] = plan.members;
+            SetRingPlan(plan, m_loadModel.GetRoundLoads(cliques, plan.mode));
+        }
+    }
+    return plan;
+}
+
+} // namespace ns3

@@ -1,0 +1,157 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef RECEIVE_STREAM_H
+#define RECEIVE_STREAM_H
+
+#include "chunk-range-set.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief The receive side of one stream: the chunks of one contributor held in one round (ring
+ * mode: one step's segment), with gap and stall detection and the repair attempts.
+ *
+ * First transmissions of a stream arrive in order, so a chunk beyond the next expected one
+ * reveals a gap, which is NACKed at once (behind an in-line FPGA: after the patience, for what
+ * is still missing then). A stream that stays silent for the stall time while incomplete NACKs
+ * every missing range it can fit, again one repair wait plus the resend time later. The stream
+ * reports through callbacks: a NACK to send, and the repair attempts exhausted (more than
+ * MaxRepairAttempts NACKs without progress). Destroying the stream cancels its timers.
+ */
+class ReceiveStream
+{
+  public:
+    /** What the stream's timers depend on (constant for the stream's plan). */
+    struct Timing
+    {
+        Time stallTime;          //!< silence before a stall NACK: max(NackTimeout, 4 intervals)
+        Time patience;           //!< behind an FPGA: AggregationTimeout + stallTime
+        Time repairWait;         //!< round-trip time to the contributor plus NackTimeout
+        double intervalS{0};     //!< seconds between two packets of the contributor's stream
+        uint32_t maxRanges{1};   //!< NACK ranges that fit one packet
+        uint32_t maxAttempts{1}; //!< NACKs without progress before the stream is exhausted
+        bool behindFpga{false};  //!< whether gaps and first stalls wait for the patience
+    };
+
+    /** A NACK of missing chunk ranges to send to the contributor. */
+    typedef Callback<void, const std::vector<ChunkRangeSet::Range>&> NackCallback;
+    /** The repair attempts are exhausted. */
+    typedef Callback<void> ExhaustedCallback;
+
+    /**
+     * @param source the contributor (ring mode: the predecessor)
+     * @param step ring mode: the step (0 otherwise)
+     * @param first the first chunk of the stream
+     * @param end one past its last chunk
+     * @param timing its timers
+     */
+    ReceiveStream(uint32_t source,
+                  uint32_t step,
+                  uint32_t first,
+                  uint32_t end,
+                  const Timing& timing);
+    /** Cancels the timers. */
+    ~ReceiveStream();
+    ReceiveStream(const ReceiveStream&) = delete;
+    ReceiveStream& operator=(const ReceiveStream&) = delete;
+
+    /**
+     * @brief Set where the stream reports.
+     * @param nack sends a NACK
+     * @param exhausted told when the attempts are exhausted
+     */
+    void SetCallbacks(NackCallback nack, ExhaustedCallback exhausted);
+
+    /**
+     * @param chunk a chunk index
+     * @return whether it is held
+     */
+    bool Holds(uint32_t chunk) const;
+    /**
+     * @brief A new chunk arrived: hold it, NACK a gap before it, (re)arm the stall timer.
+     * @param chunk the chunk (not held yet)
+     * @return whether the stream is complete now (its timers are stopped then)
+     */
+    bool Accept(uint32_t chunk);
+    /** Stop the timers. */
+    void Cancel();
+
+    /** @return the contributor */
+    uint32_t GetSource() const;
+    /** @return the ring step */
+    uint32_t GetStep() const;
+    /** @return whether any chunk arrived */
+    bool IsStarted() const;
+    /** @return whether every chunk is held */
+    bool IsComplete() const;
+    /** @return the chunks held */
+    uint64_t GetHeldCount() const;
+    /** @return the NACKs sent since the last progress */
+    uint32_t GetAttempts() const;
+
+  private:
+    /** A gap of first transmissions waiting for its deferred NACK (behind an FPGA). */
+    struct GapCheckEntry
+    {
+        Time due;          //!< when the gap is NACKed (if still missing)
+        uint32_t first{0}; //!< first chunk of the gap
+        uint32_t end{0};   //!< one past its last chunk
+    };
+
+    /** Stall timer: NACK every missing range, or report the attempts exhausted. */
+    void Timeout();
+    /** Deferred gap NACK: what is still missing in the gaps whose patience is over. */
+    void GapCheck();
+    /**
+     * @param chunks chunks asked for
+     * @return when the answer to a NACK of that many chunks is due at the latest
+     */
+    Time GetRepairDue(uint64_t chunks) const;
+    /**
+     * @param held the chunks held
+     * @param first the first chunk of the stream
+     * @param end one past its last chunk
+     * @param maxRanges the largest number of intervals to return (the first ones)
+     * @return the chunks of [first, end) that are not held, as intervals in increasing order
+     */
+    static std::vector<ChunkRangeSet::Range> GetMissingIn(const ChunkRangeSet& held,
+                                                          uint32_t first,
+                                                          uint32_t end,
+                                                          uint32_t maxRanges);
+
+    uint32_t m_source;                     //!< the contributor
+    uint32_t m_step;                       //!< ring mode: the step
+    uint32_t m_first;                      //!< first chunk of the stream
+    uint32_t m_end;                        //!< one past its last chunk
+    Timing m_timing;                       //!< timers
+    ChunkRangeSet m_held;                  //!< chunks held
+    uint32_t m_nextFirst;                  //!< one past the highest chunk index seen
+    bool m_started{false};                 //!< whether any chunk arrived
+    bool m_complete{false};                //!< whether every chunk is held
+    Time m_lastArrival;                    //!< last time a chunk was accepted
+    Time m_holdUntil;                      //!< no timeout NACK before this time
+    EventId m_timer;                       //!< stall timer
+    uint32_t m_attempts{0};                //!< NACKs without progress
+    std::deque<GapCheckEntry> m_gapChecks; //!< deferred gap NACKs, by due time
+    EventId m_gapEvent;                    //!< next deferred gap NACK
+    NackCallback m_nack;                   //!< sends a NACK
+    ExhaustedCallback m_exhausted;         //!< attempts exhausted
+};
+
+} // namespace ns3
+
+#endif /* RECEIVE_STREAM_H */

@@ -1,0 +1,272 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "clique-schedule.h"
+#include "exchange-planner.h"
+#include "island-sync-header.h"
+#include "sync-protocol.h"
+#include "test-utils.h"
+#include "wan-config-error.h"
+#include "wan-topology.h"
+
+#include <gtest/gtest.h>
+#include <string>
+
+/**
+ * @file
+ * @ingroup wan-training-tests
+ * GoogleTest cases for ExchangePlanner: chunking against closed forms (the path MTU minus the
+ * IPv4, UDP and IslandSyncHeader headers), ring segments floor(j C / k), pacing overrides, views,
+ * and the configuration errors with their field and reason.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+/** The IP MTU of every link of Triangle(). */
+constexpr uint32_t MTU = 1500;
+/** Header bytes of a chunk inside the IP MTU. */
+constexpr uint32_t OVERHEAD = SyncProtocol::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
+
+/** Three cities a, b, c in a triangle of 10 Gb/s links (IP MTU 1500). */
+WanTopology
+Triangle()
+{
+    return ParseInlineTopology(100,
+                               1,
+                               R"([{"id": "a"}, {"id": "b"}, {"id": "c"}])",
+                               R"([{"a": "a", "b": "b", "latency_ms": 10, "capacity_gbps": 10},
+                      {"a": "b", "b": "c", "latency_ms": 10, "capacity_gbps": 10},
+                      {"a": "a", "b": "c", "latency_ms": 10, "capacity_gbps": 10}])");
+}
+
+/**
+ * @param mode the mode
+ * @param modelBytes ModelBytes
+ * @param chunkBytes ChunkBytes
+ * @param parameterCount ParameterCount
+ * @return a planner configuration
+ */
+ExchangePlanner::Config
+MakeConfig(CapabilityMode mode, uint64_t modelBytes, uint32_t chunkBytes, uint32_t parameterCount)
+{
+    ExchangePlanner::Config config;
+    config.mode = mode;
+    config.modelBytes = modelBytes;
+    config.chunkBytes = chunkBytes;
+    config.parameterCount = parameterCount;
+    return config;
+}
+
+/**
+ * @param topology the topology
+ * @param schedule the schedule
+ * @param config the configuration
+ * @return the WanConfigError that planning (construction and Validate) throws
+ */
+WanConfigError
+PlanningError(const WanTopology& topology,
+              const CliqueSchedule& schedule,
+              const ExchangePlanner::Config& config)
+{
+    try
+    {
+        ExchangePlanner(topology, schedule, config).Validate();
+    }
+    catch (const WanConfigError& error)
+    {
+        return error;
+    }
+    ADD_FAILURE() << "the configuration was accepted";
+    return WanConfigError("", "");
+}
+
+} // namespace
+
+TEST(ExchangePlanner, ChunksFillThePathMtuMinusTheHeaders)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    const uint64_t modelBytes = 1000000;
+    const uint32_t parameterCount = 1000;
+    ExchangePlanner planner(topology,
+                            schedule,
+                            MakeConfig(CapabilityMode::UNICAST, modelBytes, 0, parameterCount));
+    const uint32_t chunkBytes = (MTU - OVERHEAD) / 4 * 4;
+    const uint64_t chunkCount = (modelBytes + chunkBytes - 1) / chunkBytes;
+    for (uint32_t island = 0; island < 3; ++island)
+    {
+        ExchangePlan plan = planner.GetPlan(0, island);
+        EXPECT_EQ(plan.clique, 0U);
+        EXPECT_EQ(plan.members.size(), 3U);
+        EXPECT_EQ(plan.chunkBytes, chunkBytes);
+        EXPECT_EQ(plan.chunkCount, chunkCount);
+        EXPECT_EQ(plan.GetPayloadBytes(0), chunkBytes);
+        EXPECT_EQ(plan.GetPayloadBytes(plan.chunkCount - 1),
+                  modelBytes - uint64_t{chunkBytes} * (chunkCount - 1));
+        EXPECT_EQ(plan.GetWireBytes(0), SyncProtocol::PPP_HEADER_BYTES + OVERHEAD + chunkBytes);
+        // The values fill the first chunks, chunkBytes / 4 each.
+        const uint32_t perChunk = chunkBytes / 4;
+        EXPECT_EQ(plan.GetValueSlice(0), std::make_pair(0U, perChunk));
+        const uint32_t lastWithValues = (parameterCount - 1) / perChunk;
+        EXPECT_EQ(
+            plan.GetValueSlice(lastWithValues),
+            std::make_pair(lastWithValues * perChunk, parameterCount - lastWithValues * perChunk));
+        EXPECT_EQ(plan.GetValueSlice(lastWithValues + 1), std::make_pair(0U, 0U));
+        EXPECT_EQ(plan.sendRateBps.size(), 2U);
+        EXPECT_EQ(plan.recvRateBps.size(), 2U);
+        EXPECT_EQ(plan.GetMemberBits(), 0x7U);
+    }
+}
+
+TEST(ExchangePlanner, ChunkBytesAndStreamRateOverrideThePlan)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    ExchangePlanner::Config config = MakeConfig(CapabilityMode::MULTICAST, 100000, 1000, 10);
+    config.streamRateBps = 1e9;
+    ExchangePlan plan = ExchangePlanner(topology, schedule, config).GetPlan(0, 1);
+    EXPECT_EQ(plan.chunkBytes, 1000U);
+    EXPECT_EQ(plan.chunkCount, 100U);
+    EXPECT_EQ(plan.GetPayloadBytes(99), 1000U);
+    EXPECT_DOUBLE_EQ(plan.groupRateBps, 1e9);
+    for (const auto& [member, rate] : plan.sendRateBps)
+    {
+        EXPECT_DOUBLE_EQ(rate, 1e9) << member;
+    }
+}
+
+TEST(ExchangePlanner, RingSegmentsAreFloorOfJTimesChunksOverMembers)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    const uint64_t modelBytes = 1000001;
+    ExchangePlanner planner(topology, schedule, MakeConfig(CapabilityMode::RING, modelBytes, 0, 8));
+    for (uint32_t island = 0; island < 3; ++island)
+    {
+        ExchangePlan plan = planner.GetPlan(0, island);
+        const uint32_t k = 3;
+        const uint32_t chunks = plan.chunkCount;
+        ASSERT_EQ(plan.ring.size(), k);
+        EXPECT_EQ(plan.ring[plan.ringPosition], island);
+        EXPECT_EQ(plan.successor, plan.ring[(plan.ringPosition + 1) % k]);
+        EXPECT_EQ(plan.predecessor, plan.ring[(plan.ringPosition + k - 1) % k]);
+        ASSERT_EQ(plan.segmentFirst.size(), k + 1);
+        for (uint32_t j = 0; j <= k; ++j)
+        {
+            EXPECT_EQ(plan.segmentFirst[j], uint64_t{j} * chunks / k) << j;
+        }
+        for (uint32_t chunk = 0; chunk < chunks; chunk += 97)
+        {
+            const uint32_t segment = plan.GetSegmentOfChunk(chunk);
+            EXPECT_LE(uint64_t{segment} * chunks / k, chunk);
+            EXPECT_LT(chunk, uint64_t{segment + 1} * chunks / k);
+        }
+        // Only the successor is sent to, only the predecessor received from.
+        EXPECT_EQ(plan.sendRateBps.size(), 1U);
+        EXPECT_EQ(plan.sendRateBps.count(plan.successor), 1U);
+        EXPECT_EQ(plan.recvRateBps.count(plan.predecessor), 1U);
+    }
+}
+
+TEST(ExchangePlanner, RingOfFewChunksGetsSmallerChunks)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    const uint64_t modelBytes = 2000; // 2 chunks of 1432, but a ring of 3 needs 3 segments
+    ExchangePlan plan =
+        ExchangePlanner(topology, schedule, MakeConfig(CapabilityMode::RING, modelBytes, 0, 1))
+            .GetPlan(0, 0);
+    EXPECT_EQ(plan.chunkBytes, modelBytes / 3 / 4 * 4);
+    EXPECT_EQ(plan.chunkCount, (modelBytes + plan.chunkBytes - 1) / plan.chunkBytes);
+    EXPECT_GE(plan.chunkCount, 3U);
+}
+
+TEST(ExchangePlanner, ViewsLeaveMembersOutAndRenameTheRing)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    ExchangePlanner unicast(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 100000, 0, 8));
+    ExchangePlan base = unicast.GetPlan(0, 0);
+    ExchangePlan view = unicast.MakeViewPlan(base, 0, 0x4 | 0x1);
+    EXPECT_EQ(view.excluded, 0x4U); // never the island itself
+    EXPECT_EQ(view.members, (std::vector<uint32_t>{0, 1}));
+    EXPECT_EQ(view.sendRateBps.count(2), 0U);
+    EXPECT_EQ(view.wireClique, base.wireClique);
+
+    ExchangePlanner ring(topology, schedule, MakeConfig(CapabilityMode::RING, 100000, 0, 8));
+    ExchangePlan ringView = ring.MakeViewPlan(ring.GetPlan(0, 0), 0, 0x2);
+    EXPECT_EQ(ringView.wireClique, 0 + IslandSyncHeader::MAX_ISLANDS * 1);
+    EXPECT_EQ(ringView.ring.size(), 2U);
+    EXPECT_EQ(ringView.successor, 2U);
+    EXPECT_EQ(ringView.predecessor, 2U);
+}
+
+TEST(ExchangePlanner, IdleIslandsHaveEmptyPlans)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule(3, {{{0, 1}, {2}}});
+    ExchangePlanner planner(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 100000, 0, 8));
+    ExchangePlan alone = planner.GetPlan(0, 2);
+    EXPECT_EQ(alone.members.size(), 1U);
+    EXPECT_EQ(alone.chunkCount, 0U);
+    EXPECT_EQ(planner.GetPlans(0).size(), 1U);
+}
+
+TEST(ExchangePlanner, MoreThanTwoToTheThirtyTwoChunksAreRejected)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    WanConfigError error =
+        PlanningError(topology, schedule, MakeConfig(CapabilityMode::BOTH, 1000000000000000, 0, 8));
+    EXPECT_EQ(error.GetField(), "modelBytes");
+    EXPECT_NE(error.GetReason().find("needs more than 2^32 chunks"), std::string::npos)
+        << error.GetReason();
+}
+
+TEST(ExchangePlanner, RingsOfFewerChunksThanMembersAreRejected)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    WanConfigError error =
+        PlanningError(topology, schedule, MakeConfig(CapabilityMode::RING, 2000, 1000, 100));
+    EXPECT_EQ(error.GetField(), "chunkBytes");
+    EXPECT_EQ(error.GetReason().rfind("1000 cuts", 0), 0U) << error.GetReason();
+    EXPECT_NE(error.GetReason().find("into 2 chunks, fewer than the members of the ring of 3 "
+                                     "members {a b c} of schedule round 0"),
+              std::string::npos)
+        << error.GetReason();
+
+    error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::RING, 8, 0, 1));
+    EXPECT_EQ(error.GetField(), "modelBytes");
+    EXPECT_EQ(error.GetReason().rfind("8 bytes are too few for the ring of 3 members", 0), 0U)
+        << error.GetReason();
+}
+
+TEST(ExchangePlanner, BadChunkingIsRejectedWithItsField)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    const uint32_t tooLarge = MTU - OVERHEAD + 4;
+    WanConfigError error =
+        PlanningError(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 100000, tooLarge, 8));
+    EXPECT_EQ(error.GetField(), "chunkBytes");
+    EXPECT_EQ(error.GetReason(),
+              std::to_string(tooLarge) + " bytes + " + std::to_string(OVERHEAD) +
+                  " header bytes exceed the path MTU 1500 of a->b");
+
+    error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 100000, 1001, 8));
+    EXPECT_EQ(error.GetField(), "chunkBytes");
+    EXPECT_EQ(error.GetReason(), "must be a multiple of 4 (got 1001)");
+
+    error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 1000, 0, 251));
+    EXPECT_EQ(error.GetField(), "parameterCount");
+
+    error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::TREE, 1000, 0, 1));
+    EXPECT_EQ(error.GetField(), "mode");
+}

@@ -1,0 +1,290 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "receive-stream.h"
+#include "send-stream.h"
+#include "stream-pacer.h"
+
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <utility>
+#include <vector>
+
+/**
+ * @file
+ * @ingroup wan-training-tests
+ * The island's stream state on its own: a ReceiveStream's gap NACK, stall NACKs, repair waits
+ * and exhaustion at hand-computed times (in order, and behind an FPGA), and a StreamPacer's wire
+ * time arithmetic, send event and choice of stream under each policy.
+ */
+
+using namespace ns3;
+
+namespace
+{
+
+/** The NACKs and the exhaustion a ReceiveStream reported. */
+class StreamLog
+{
+  public:
+    /**
+     * @brief A NACK was asked for.
+     * @param ranges its ranges
+     */
+    void Nack(const std::vector<ChunkRangeSet::Range>& ranges)
+    {
+        nacks.emplace_back(Simulator::Now(), ranges);
+    }
+
+    /** The attempts were exhausted. */
+    void Exhausted()
+    {
+        exhausted.push_back(Simulator::Now());
+    }
+
+    std::vector<std::pair<Time, std::vector<ChunkRangeSet::Range>>> nacks; //!< (when, ranges)
+    std::vector<Time> exhausted; //!< when the attempts were exhausted
+};
+
+/**
+ * @param behindFpga whether gaps wait for the patience
+ * @return the timing of the tests' streams: 10 ms stall time, 30 ms patience, 5 ms repair wait,
+ *         a packet every 1 ms, 8 ranges, 2 attempts
+ */
+ReceiveStream::Timing
+TestTiming(bool behindFpga)
+{
+    ReceiveStream::Timing timing;
+    timing.stallTime = MilliSeconds(10);
+    timing.patience = MilliSeconds(30);
+    timing.repairWait = MilliSeconds(5);
+    timing.intervalS = 1e-3;
+    timing.maxRanges = 8;
+    timing.maxAttempts = 2;
+    timing.behindFpga = behindFpga;
+    return timing;
+}
+
+/**
+ * @param stream a stream
+ * @param chunk the chunk it accepts (when not held)
+ */
+void
+AcceptChunk(ReceiveStream* stream, uint32_t chunk)
+{
+    if (!stream->Holds(chunk))
+    {
+        stream->Accept(chunk);
+    }
+}
+
+} // namespace
+
+/**
+ * @ingroup wan-training-tests
+ * @brief A gap is NACKed at once; a stall NACKs every missing range after the stall time (or
+ * the repair wait), twice, then the attempts are exhausted.
+ */
+class ReceiveStreamRepairTestCase : public TestCase
+{
+  public:
+    ReceiveStreamRepairTestCase();
+
+  private:
+    void DoRun() override;
+};
+
+ReceiveStreamRepairTestCase::ReceiveStreamRepairTestCase()
+    : TestCase("ReceiveStream: gap and stall NACKs, exhaustion")
+{
+}
+
+void
+ReceiveStreamRepairTestCase::DoRun()
+{
+    StreamLog log;
+    ReceiveStream stream(7, 0, 0, 10, TestTiming(false));
+    stream.SetCallbacks(MakeCallback(&StreamLog::Nack, &log),
+                        MakeCallback(&StreamLog::Exhausted, &log));
+    Simulator::Schedule(Time(0), &AcceptChunk, &stream, 0);
+    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, &stream, 3);
+    Simulator::Schedule(MilliSeconds(2), &AcceptChunk, &stream, 1);
+    Simulator::Run();
+
+    using Ranges = std::vector<ChunkRangeSet::Range>;
+    const Ranges missing{{2, 3}, {4, 10}};
+    NS_TEST_ASSERT_MSG_EQ(log.nacks.size(), 3u, "a gap NACK and two stall NACKs");
+    // The gap [1, 3) at once.
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[0].first, MilliSeconds(1), "gap NACK time");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[0].second == Ranges{{1, 3}}), true, "gap [1, 3)");
+    // Stall: the last arrival (2 ms) plus the stall time (10 ms).
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[1].first, MilliSeconds(12), "first stall NACK");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[1].second == missing), true, "every missing range");
+    // Then the repair wait (5 ms) plus the resend time of 7 chunks (7 ms).
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[2].first, MilliSeconds(24), "second stall NACK");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[2].second == missing), true, "every missing range again");
+    NS_TEST_ASSERT_MSG_EQ(log.exhausted.size(), 1u, "exhausted once");
+    NS_TEST_EXPECT_MSG_EQ(log.exhausted[0], MilliSeconds(36), "after the third wait");
+    NS_TEST_EXPECT_MSG_EQ(stream.IsComplete(), false, "incomplete");
+    NS_TEST_EXPECT_MSG_EQ(stream.GetHeldCount(), 3u, "chunks 0, 1, 3");
+    Simulator::Destroy();
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @brief Behind an FPGA a gap waits for the patience and NACKs only what is still missing; a
+ * complete stream stops its timers.
+ */
+class ReceiveStreamPatienceTestCase : public TestCase
+{
+  public:
+    ReceiveStreamPatienceTestCase();
+
+  private:
+    void DoRun() override;
+};
+
+ReceiveStreamPatienceTestCase::ReceiveStreamPatienceTestCase()
+    : TestCase("ReceiveStream: deferred gap NACK, completion")
+{
+}
+
+void
+ReceiveStreamPatienceTestCase::DoRun()
+{
+    StreamLog log;
+    ReceiveStream stream(7, 0, 0, 10, TestTiming(true));
+    stream.SetCallbacks(MakeCallback(&StreamLog::Nack, &log),
+                        MakeCallback(&StreamLog::Exhausted, &log));
+    Simulator::Schedule(Time(0), &AcceptChunk, &stream, 0);
+    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, &stream, 5);
+    Simulator::Schedule(MilliSeconds(10), &AcceptChunk, &stream, 2);
+    Simulator::Stop(MilliSeconds(35));
+    Simulator::Run();
+    using Ranges = std::vector<ChunkRangeSet::Range>;
+    NS_TEST_ASSERT_MSG_EQ(log.nacks.size(), 1u, "one deferred gap NACK");
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[0].first, MilliSeconds(31), "gap time + patience");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[0].second == Ranges{{1, 2}, {3, 5}}),
+                          true,
+                          "what is still missing of the gap [1, 5)");
+    Simulator::Destroy();
+
+    StreamLog done;
+    ReceiveStream whole(3, 0, 0, 3, TestTiming(false));
+    whole.SetCallbacks(MakeCallback(&StreamLog::Nack, &done),
+                       MakeCallback(&StreamLog::Exhausted, &done));
+    Simulator::Schedule(Time(0), &AcceptChunk, &whole, 0);
+    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, &whole, 1);
+    Simulator::Schedule(MilliSeconds(2), &AcceptChunk, &whole, 2);
+    Simulator::Run();
+    NS_TEST_EXPECT_MSG_EQ(whole.IsComplete(), true, "complete");
+    NS_TEST_EXPECT_MSG_EQ(done.nacks.size(), 0u, "no NACK");
+    NS_TEST_EXPECT_MSG_EQ(done.exhausted.size(), 0u, "no exhaustion");
+    Simulator::Destroy();
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @brief StreamPacer: wire times, the send event, and what each policy sends next.
+ */
+class StreamPacerTestCase : public TestCase
+{
+  public:
+    StreamPacerTestCase();
+
+  private:
+    void DoRun() override;
+    /** The pacer's send fired. */
+    void Sent();
+
+    std::vector<Time> m_sends; //!< when the pacer's sends fired
+};
+
+StreamPacerTestCase::StreamPacerTestCase()
+    : TestCase("StreamPacer: wire times and policies")
+{
+}
+
+void
+StreamPacerTestCase::Sent()
+{
+    m_sends.push_back(Simulator::Now());
+}
+
+void
+StreamPacerTestCase::DoRun()
+{
+    SendStream own;
+    StreamPacer& pacer = own.GetPacer();
+    pacer.Configure(StreamPacer::OWN, MakeCallback(&StreamPacerTestCase::Sent, this));
+    pacer.RestartNow();
+    // 1250 bytes at 10 Mb/s: 1 ms each.
+    // (The test macros evaluate their argument more than once.)
+    const double firstEndS = pacer.Advance(1250, 1e7);
+    const double secondEndS = pacer.Advance(1250, 1e7);
+    NS_TEST_EXPECT_MSG_EQ_TOL(firstEndS, 1e-3, 1e-12, "first packet ends");
+    NS_TEST_EXPECT_MSG_EQ_TOL(secondEndS, 2e-3, 1e-12, "second packet ends");
+    pacer.Start();
+    NS_TEST_EXPECT_MSG_EQ(pacer.IsSending(), true, "a send is pending");
+    Simulator::Run();
+    NS_TEST_ASSERT_MSG_EQ(m_sends.size(), 1u, "one send");
+    NS_TEST_EXPECT_MSG_EQ(m_sends[0], MilliSeconds(2), "at the earliest send time");
+    NS_TEST_EXPECT_MSG_EQ(pacer.IsSending(), false, "nothing pending");
+    Simulator::Destroy();
+
+    // GROUP: members' repairs first, round robin, then the group's own chunks.
+    SendStream group;
+    group.m_pending.Insert(0, 4);
+    std::map<uint32_t, SendStream> members;
+    members[1];
+    members[2].m_pending.Insert(5);
+    members[3].m_pending.Insert(6);
+    group.GetPacer().Configure(StreamPacer::GROUP, MakeCallback(&StreamPacerTestCase::Sent, this));
+    NS_TEST_EXPECT_MSG_EQ(&group.GetPacer().Pick(group, members), &members[2], "repair of 2");
+    NS_TEST_EXPECT_MSG_EQ(&group.GetPacer().Pick(group, members), &members[3], "then of 3");
+    members[2].m_pending.Clear();
+    members[3].m_pending.Clear();
+    NS_TEST_EXPECT_MSG_EQ(&group.GetPacer().Pick(group, members), &group, "then the group");
+
+    // LOWEST_STEP: the lowest step that is not done, not waiting, and has chunks.
+    SendStream ring;
+    std::map<uint32_t, SendStream> steps;
+    steps[0].m_done = true;
+    steps[0].m_pending.Insert(1);
+    steps[1].m_waitingStep = true;
+    steps[1].m_pending.Insert(2);
+    steps[2].m_pending.Insert(3);
+    ring.GetPacer().Configure(StreamPacer::LOWEST_STEP,
+                              MakeCallback(&StreamPacerTestCase::Sent, this));
+    NS_TEST_EXPECT_MSG_EQ(ring.GetPacer().HasWork(ring, steps), true, "step 2 has work");
+    NS_TEST_EXPECT_MSG_EQ(&ring.GetPacer().Pick(ring, steps), &steps[2], "step 2");
+    steps[2].m_pending.Clear();
+    NS_TEST_EXPECT_MSG_EQ(ring.GetPacer().HasWork(ring, steps), false, "nothing sendable");
+    NS_TEST_EXPECT_MSG_EQ(own.GetPacer().HasWork(own, steps), false, "OWN ignores the steps");
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The island's stream state suite.
+ */
+class IslandStreamsTestSuite : public TestSuite
+{
+  public:
+    IslandStreamsTestSuite();
+};
+
+IslandStreamsTestSuite::IslandStreamsTestSuite()
+    : TestSuite("wan-training-island-streams", UNIT)
+{
+    AddTestCase(new ReceiveStreamRepairTestCase(), TestCase::QUICK);
+    AddTestCase(new ReceiveStreamPatienceTestCase(), TestCase::QUICK);
+    AddTestCase(new StreamPacerTestCase(), TestCase::QUICK);
+}
+
+/** Static instance of the suite. */
+static IslandStreamsTestSuite g_islandStreamsTestSuite;
