@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -251,26 +252,15 @@ PimMulticastRoutingJoinPruneTestCase::DoRun()
     routing->SchedulePrune(m_group, m_member, prune);
 
     Check(false, "at set-up");
-    Simulator::Schedule(effective - NanoSeconds(1),
-                        &PimMulticastRoutingJoinPruneTestCase::Check,
-                        this,
-                        false,
-                        std::string("just before the join takes effect"));
-    Simulator::Schedule(effective + NanoSeconds(1),
-                        &PimMulticastRoutingJoinPruneTestCase::Check,
-                        this,
-                        true,
-                        std::string("just after the join takes effect"));
-    Simulator::Schedule(prune - NanoSeconds(1),
-                        &PimMulticastRoutingJoinPruneTestCase::Check,
-                        this,
-                        true,
-                        std::string("just before the prune"));
-    Simulator::Schedule(prune + NanoSeconds(1),
-                        &PimMulticastRoutingJoinPruneTestCase::Check,
-                        this,
-                        false,
-                        std::string("just after the prune"));
+    const std::vector<std::tuple<Time, bool, std::string>> checks{
+        {effective - NanoSeconds(1), false, "just before the join takes effect"},
+        {effective + NanoSeconds(1), true, "just after the join takes effect"},
+        {prune - NanoSeconds(1), true, "just before the prune"},
+        {prune + NanoSeconds(1), false, "just after the prune"}};
+    for (const auto& [at, isMember, what] : checks)
+    {
+        Simulator::Schedule(at, &PimMulticastRoutingJoinPruneTestCase::Check, this, isMember, what);
+    }
     Simulator::Run();
 
     NS_TEST_EXPECT_MSG_EQ(m_joined.size(), 1u, "one MemberJoined");

@@ -189,8 +189,9 @@ PimMulticastRouting::AddMembers(Ipv4Address group, const std::vector<uint32_t>& 
 }
 
 void
-PimMulticastRouting::CheckChange(Ipv4Address group, uint32_t member, Time at, const char* caller)
+PimMulticastRouting::ScheduleChange(Ipv4Address group, uint32_t member, Time at, bool join)
 {
+    const char* caller = join ? "ScheduleJoin" : "SchedulePrune";
     const GroupState& state = FindGroup(group, caller);
     NS_ABORT_MSG_UNLESS(member < m_n && member != state.source,
                         "PimMulticastRouting::" << caller << "(): island " << member
@@ -198,26 +199,31 @@ PimMulticastRouting::CheckChange(Ipv4Address group, uint32_t member, Time at, co
     NS_ABORT_MSG_IF(at < Simulator::Now(),
                     "PimMulticastRouting::" << caller << "(): time " << at.As(Time::S)
                                             << " is in the past");
+    Ptr<PimMulticastRouting> self = this;
+    Simulator::Schedule(at - Simulator::Now(), [self, group, member, join]() {
+        if (join)
+        {
+            self->JoinNow(group, member);
+        }
+        else
+        {
+            self->PruneNow(group, member);
+        }
+    });
 }
 
 void
 PimMulticastRouting::ScheduleJoin(Ipv4Address group, uint32_t member, Time at)
 {
     NS_LOG_FUNCTION(this << group << member << at);
-    CheckChange(group, member, at, "ScheduleJoin");
-    Ptr<PimMulticastRouting> self = this;
-    Simulator::Schedule(at - Simulator::Now(),
-                        [self, group, member]() { self->JoinNow(group, member); });
+    ScheduleChange(group, member, at, true);
 }
 
 void
 PimMulticastRouting::SchedulePrune(Ipv4Address group, uint32_t member, Time at)
 {
     NS_LOG_FUNCTION(this << group << member << at);
-    CheckChange(group, member, at, "SchedulePrune");
-    Ptr<PimMulticastRouting> self = this;
-    Simulator::Schedule(at - Simulator::Now(),
-                        [self, group, member]() { self->PruneNow(group, member); });
+    ScheduleChange(group, member, at, false);
 }
 
 Time

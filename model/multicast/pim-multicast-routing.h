@@ -230,13 +230,13 @@ class PimMulticastRouting : public Object
      */
     GroupState& FindGroup(Ipv4Address group, const char* caller);
     /**
-     * @brief Abort unless a join or prune of `member` at `at` is possible.
+     * @brief Schedule a join or a prune of `member` at `at` (aborts when it is not possible).
      * @param group an existing group
      * @param member an island other than its source
      * @param at not in the past
-     * @param caller the public method, for the message
+     * @param join a join (true) or a prune (false)
      */
-    void CheckChange(Ipv4Address group, uint32_t member, Time at, const char* caller);
+    void ScheduleChange(Ipv4Address group, uint32_t member, Time at, bool join);
     /**
      * @param source the source island
      * @param members the members
