@@ -8,9 +8,11 @@
 #define PIM_MULTICAST_HELPER_H
 
 #include "clique-schedule.h"
+#include "pim-multicast-routing.h"
 
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,18 +29,22 @@ class WanTopologyHelper;
  * @brief Installs PIM-SSM-style multicast source trees on a WanTopologyHelper scenario as
  * Ipv4StaticRouting multicast routes, one group per (round slot, clique, source island).
  *
+ * The helper allocates the groups and sets up one PimMulticastRouting object for the scenario
+ * (GetMulticastRouting), which owns every group's members, pending joins and routes and applies
+ * the joins, prunes and reroutes during the simulation; the helper's Join, Prune and Reroute
+ * hand them to that object.
+ *
  * **Trees.** The tree of a source island s toward its current members M is
- * LinkLoadModel::GetSourceTree(s, M): the union of WanTopology's routes s -> j, j in M (MODEL.md's
- * multicast column), with s:up and every member's :down. Because every route from s is a
- * shortest path under one tie-breaking rule, the union is a tree rooted at s's router (the
- * helper checks this and aborts otherwise), and the link entering each router is the last link
- * of the unicast route from s to that router: the input interface is reverse-path consistent
- * with unicast forwarding. On every router of the
- * tree the helper installs `AddMulticastRoute(origin = s's island address, group, input
- * interface, output interfaces)`; on s's island a host route to the group on its access
- * interface (the route its socket sends with). Nothing is installed anywhere else, so a packet
- * sent to the group crosses every directed link of the tree exactly once and no other link;
- * non-members never see it on their access links.
+ * LinkLoadModel::GetSourceTree(s, M): the union of WanTopology's routes s -> j, j in M (the
+ * multicast column of doc/schedule-model.rst), with s:up and every member's :down. Because every
+ * route from s is a shortest path under one tie-breaking rule, the union is a tree rooted at s's
+ * router (PimMulticastRouting checks this and aborts otherwise), and the link entering each router
+ * is the last link of the unicast route from s to that router: the input interface is reverse-path
+ * consistent with unicast forwarding. On every router of the tree the routing object installs
+ * `AddMulticastRoute(origin = s's island address, group, input interface, output interfaces)`; on
+ * s's island a host route to the group on its access interface (the route its socket sends with).
+ * Nothing is installed anywhere else, so a packet sent to the group crosses every directed link of
+ * the tree exactly once and no other link; non-members never see it on their access links.
  *
  * **What ns-3.37 does with these routes.** Ipv4StaticRouting matches multicast routes on (group,
  * input interface) and forwards a copy out of every output interface (Ipv4L3Protocol::
@@ -88,8 +94,8 @@ class WanTopologyHelper;
  * (SourceTree::requiredTtl). Members receive on any UDP socket bound to (Ipv4Address::GetAny(),
  * port); no socket-level join is needed (ns-3's UdpSocket::MulticastJoinGroup does nothing).
  *
- * The helper keeps its state in a shared object: copies of a helper share it, and scheduled
- * joins and prunes stay valid after the helper goes out of scope.
+ * Copies of a helper share its PimMulticastRouting and its group range, and scheduled joins and
+ * prunes stay valid after the helper goes out of scope (the events hold the routing object).
  *
  * @code
  *   WanTopologyHelper scenario(topology);
@@ -259,10 +265,57 @@ class PimMulticastHelper
     /** @return every tree installed now that has at least one member, by group address */
     std::vector<SourceTree> GetTrees() const;
 
+    /**
+     * @return the routing object that owns the groups, their members and routes, and applies
+     * joins, prunes and reroutes during the simulation (e.g. for a fault injector's reroute
+     * callback, or to connect its MemberJoined and MemberLeft traces)
+     */
+    Ptr<PimMulticastRouting> GetMulticastRouting() const;
+
   private:
-    /** The helper's state, shared by its copies and its scheduled events (defined in the .cc). */
-    struct State;
-    std::shared_ptr<State> m_state; //!< topology, scenario handles, groups and their routes
+    /** The range groups are allocated from, shared by the helper's copies. */
+    struct GroupRange
+    {
+        Ipv4Address network; //!< group range network
+        uint32_t prefix{0};  //!< group range prefix length
+    };
+
+    /**
+     * @brief Abort unless the index is an island of the topology.
+     * @param island a city index
+     * @param what what the index is, for the message
+     */
+    void CheckIsland(uint32_t island, const char* what) const;
+    /**
+     * @param round round slot
+     * @param clique clique index
+     * @param source source island
+     * @return the group index (offset in the range)
+     * @throws WanInputError when the range is too small
+     */
+    uint64_t GroupIndex(uint32_t round, uint32_t clique, uint32_t source) const;
+    /**
+     * @param round round slot
+     * @param clique clique index
+     * @param source source island
+     * @return the group, created in the routing object (without members) when new
+     */
+    Ipv4Address AddGroup(uint32_t round, uint32_t clique, uint32_t source);
+    /**
+     * @param schedule a schedule
+     * @param round one of its round slots
+     * @param caller the public method, for the message
+     */
+    void CheckRound(const CliqueSchedule& schedule, uint32_t round, const char* caller) const;
+    /**
+     * @param installed a tree of the routing object
+     * @return it as a SourceTree
+     */
+    SourceTree Describe(const PimMulticastRouting::Tree& installed) const;
+
+    uint32_t m_n{0};                     //!< number of islands
+    Ptr<PimMulticastRouting> m_routing;  //!< groups, members, routes; applies them at run time
+    std::shared_ptr<GroupRange> m_range; //!< the group range
 };
 
 } // namespace ns3

@@ -221,6 +221,11 @@ TrainingRun::~TrainingRun()
     NS_LOG_FUNCTION(this);
     m_results.reset();
     m_apps = ApplicationContainer();
+    if (m_faultInjector)
+    {
+        m_faultInjector->Dispose();
+        m_faultInjector = nullptr;
+    }
     m_pim.reset();
     m_scenario.reset();
     Simulator::Destroy();
@@ -347,9 +352,24 @@ TrainingRun::Build()
                                            MakeCallback(&TrainingRun::OnRoundAbandoned, this));
         (*app)->TraceConnectWithoutContext("Crashed", MakeCallback(&TrainingRun::OnCrashed, this));
     }
+    // The link-state schedule: a fault injector takes links down and up and has the unicast
+    // routes and the multicast trees recomputed, in that order.
+    m_faultInjector = CreateObject<WanFaultInjector>();
+    m_faultInjector->SetTopology(m_topology);
+    m_faultInjector->SetErrorModels(m_faultModels);
+    m_faultInjector->AddRerouteCallback(
+        MakeCallback(&WanTopologyHelper::Reroute, m_scenario.get()));
+    if (multicast)
+    {
+        m_faultInjector->AddRerouteCallback(
+            MakeCallback(&PimMulticastRouting::Reroute, m_pim->GetMulticastRouting()));
+    }
+    m_faultInjector->TraceConnectWithoutContext(
+        "LinkStateChanged",
+        MakeCallback(&TrainingRun::OnLinkStateChanged, this));
     for (Time at : faults.GetLinkEventTimes())
     {
-        Simulator::Schedule(at, &TrainingRun::ApplyLinkState, this);
+        m_faultInjector->ScheduleLinkState(at, faults.GetLinksDownAt(at));
     }
 
     if (!m_config.pcapDir.empty())
@@ -473,21 +493,8 @@ TrainingRun::OnTimeLimit()
 }
 
 void
-TrainingRun::ApplyLinkState()
+TrainingRun::OnLinkStateChanged(const std::vector<uint32_t>& down, const WanTopology& routing)
 {
-    const std::vector<uint32_t> down = m_config.faults.GetLinksDownAt(Simulator::Now());
-    for (uint32_t l = 0; l < m_topology.GetNLinks(); ++l)
-    {
-        const bool isDown = std::binary_search(down.begin(), down.end(), l);
-        m_faultModels[2 * l]->SetLinkDown(isDown);
-        m_faultModels[2 * l + 1]->SetLinkDown(isDown);
-    }
-    const WanTopology routing = m_topology.WithLinksDown(down);
-    m_scenario->Reroute(routing);
-    if (IsMulticastMode(m_config.mode))
-    {
-        m_pim->Reroute(routing);
-    }
     const std::vector<std::vector<uint32_t>> components = routing.GetComponents();
     m_results->RecordRouteChange(down, components);
     if (!m_faultLog)

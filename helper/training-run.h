@@ -14,6 +14,7 @@
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
 #include "training-results.h"
+#include "wan-fault-injector.h"
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
 
@@ -44,10 +45,11 @@ namespace ns3
  * - WAN faults (loss, reordering, duplication, links down) are a WanFaultErrorModel on the
  *   receiving device of every WAN direction (TrainingHelper::InstallWanFaultModels), installed
  *   when any of them is configured;
- * - when a link goes down or comes up, both of its directions stop (resume) carrying packets,
- *   the unicast routes of every router (WanTopologyHelper::Reroute) and the multicast trees
- *   (PimMulticastHelper::Reroute) are recomputed on the links that are up and reinstalled at
- *   once, and the change is recorded in the results (links down, connected components) and
+ * - the link outages are the schedule of a WanFaultInjector: when a link goes down or comes
+ *   up, both of its directions stop (resume) carrying packets, the unicast routes of every
+ *   router (WanTopologyHelper::Reroute) and the multicast trees (PimMulticastRouting::Reroute)
+ *   are recomputed on the links that are up and reinstalled at once (the injector's reroute
+ *   callbacks), and the change is recorded in the results (links down, connected components) and
  *   reported on the fault log (SetFaultLog, std::cerr by default), partitions included; the
  *   islands' multicast TTL covers the longest route of every state the plan goes through;
  * - a crash sets the island's CrashRound, a straggler multiplies its StepTime;
@@ -260,8 +262,13 @@ class TrainingRun
      * @param end one past the last round that ended
      */
     void NoteRoundsEnded(uint32_t island, uint32_t first, uint32_t end);
-    /** Take the links of the plan down or up as of now and reinstall routes and trees. */
-    void ApplyLinkState();
+    /**
+     * @brief LinkStateChanged sink of the fault injector: record the change and report it on
+     * the fault log.
+     * @param down the WAN links down from now on
+     * @param routing the topology with those links down
+     */
+    void OnLinkStateChanged(const std::vector<uint32_t>& down, const WanTopology& routing);
     /** The time limit is reached: stop the simulation. */
     void OnTimeLimit();
 
@@ -284,6 +291,7 @@ class TrainingRun
     uint32_t m_islandsDone{0};                            //!< islands that ended every round
     double m_wallSeconds{0};                              //!< wall time of Run()
     std::vector<Ptr<WanFaultErrorModel>> m_faultModels;   //!< by WAN directed link
+    Ptr<WanFaultInjector> m_faultInjector;                //!< applies the link-state schedule
     std::ostream* m_faultLog;                             //!< fault event lines (null: none)
     EventId m_guardEvent;                                 //!< the time limit
     bool m_stoppedByTimeLimit{false};                     //!< whether the limit stopped Run()
