@@ -94,13 +94,18 @@ void
 CheckFields(const IslandSyncHeader& h)
 {
     const uint8_t type = h.GetType();
-    FuzzCheck(type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::READY,
+    FuzzCheck(type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::VIEW,
               "accepted type " + std::to_string(type));
     FuzzCheck(h.GetSender() < IslandSyncHeader::MAX_ISLANDS,
               "accepted sender " + std::to_string(h.GetSender()));
     FuzzCheck(h.GetContributors() != 0, "accepted an empty contributor bitmap");
     FuzzCheck(h.GetContributorCount() == std::bitset<64>(h.GetContributors()).count(),
               "contributor count is not the bitmap's population");
+    FuzzCheck(h.GetEpoch() <= IslandSyncHeader::MAX_EPOCH &&
+                  h.GetCliqueIndex() < IslandSyncHeader::MAX_CLIQUES &&
+                  h.GetCliqueId() ==
+                      h.GetCliqueIndex() + IslandSyncHeader::MAX_CLIQUES * h.GetEpoch(),
+              "accepted clique field " + std::to_string(h.GetCliqueId()));
     if (type == IslandSyncHeader::DATA || type == IslandSyncHeader::AGGREGATE)
     {
         FuzzCheck(h.GetChunkIndex() < h.GetChunkCount(), "chunk index beyond the chunk count");
@@ -123,9 +128,11 @@ CheckFields(const IslandSyncHeader& h)
                           std::to_string(range.second) + ") accepted");
         }
     }
-    if (type == IslandSyncHeader::DONE || type == IslandSyncHeader::READY)
+    if (type == IslandSyncHeader::DONE || type == IslandSyncHeader::READY ||
+        type == IslandSyncHeader::READY_ASK || type == IslandSyncHeader::VIEW)
     {
-        FuzzCheck(h.GetValues().empty() && h.GetRanges().empty(), "DONE/READY with an area");
+        FuzzCheck(h.GetValues().empty() && h.GetRanges().empty(),
+                  "DONE/READY/READY_ASK/VIEW with an area");
     }
 }
 

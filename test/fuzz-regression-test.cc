@@ -240,7 +240,9 @@ TEST(FuzzCorpus, HeaderSeedsHoldEveryMessageType)
                              IslandSyncHeader::AGGREGATE,
                              IslandSyncHeader::NACK,
                              IslandSyncHeader::DONE,
-                             IslandSyncHeader::READY}));
+                             IslandSyncHeader::READY,
+                             IslandSyncHeader::READY_ASK,
+                             IslandSyncHeader::VIEW}));
 }
 
 } // namespace

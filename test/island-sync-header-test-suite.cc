@@ -5,16 +5,23 @@
  */
 
 #include "island-sync-header.h"
+#include "sync-test-frame.h"
 
 #include "ns3/ipv4-header.h"
 #include "ns3/packet.h"
+#include "ns3/pcap-file.h"
 #include "ns3/ppp-header.h"
 #include "ns3/test.h"
 #include "ns3/udp-header.h"
 
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
+#include <set>
+#include <sstream>
+#include <string>
 #include <vector>
 
 /**
@@ -22,8 +29,10 @@
  * @ingroup wan-training-tests
  * IslandSyncHeader test suite: round trips of every message type, the wire layout checked byte
  * by byte against the documented offsets, rejection of truncated and corrupt headers
- * (including semantically invalid ones that carry a correct checksum), and finding the header
- * in a datagram or frame (ReadFromPacket, PeekTypeInPacket).
+ * (including semantically invalid ones that carry a correct checksum), finding the header
+ * in a datagram or frame (ReadFromPacket, PeekTypeInPacket), and the test capture of every
+ * message kind (test/data/pcap/message-kinds/) that the pcap decoder and the Wireshark dissector
+ * decode too.
  */
 
 using namespace ns3;
@@ -164,7 +173,7 @@ IslandSyncHeaderRoundTripTestCase::DoRun()
     std::vector<uint8_t> bytes = Bytes(packet);
     NS_TEST_EXPECT_MSG_EQ(bytes[0], 0x57, "magic high byte");
     NS_TEST_EXPECT_MSG_EQ(bytes[1], 0x54, "magic low byte");
-    NS_TEST_EXPECT_MSG_EQ(bytes[2], 1, "version");
+    NS_TEST_EXPECT_MSG_EQ(bytes[2], 2, "version");
     NS_TEST_EXPECT_MSG_EQ(bytes[3], 1, "type DATA");
     NS_TEST_EXPECT_MSG_EQ(ReadBe32(bytes, 8), 123456789u, "round at offset 8, big endian");
     NS_TEST_EXPECT_MSG_EQ(ReadBe32(bytes, 16), 111956u, "chunk index at offset 16");
@@ -254,7 +263,7 @@ IslandSyncHeaderRoundTripTestCase::DoRun()
     NS_TEST_EXPECT_MSG_EQ(doneDecoded.GetRound(), 4u, "round");
     NS_TEST_EXPECT_MSG_EQ(doneDecoded.GetContributors(), uint64_t{1} << 3, "bitmap");
 
-    // READY asking for an answer.
+    // READY with a chunk index (version 1's answer request): still a READY, the index kept.
     IslandSyncHeader ready;
     ready.SetType(IslandSyncHeader::READY);
     ready.SetRound(17);
@@ -268,6 +277,60 @@ IslandSyncHeaderRoundTripTestCase::DoRun()
     NS_TEST_EXPECT_MSG_EQ(readyDecoded.GetType(), IslandSyncHeader::READY, "type");
     NS_TEST_EXPECT_MSG_EQ(readyDecoded.GetRound(), 17u, "round");
     NS_TEST_EXPECT_MSG_EQ(readyDecoded.GetChunkIndex(), 1u, "answer requested");
+
+    // READY_ASK and VIEW: the fixed part only, the view's bitmap and clique kept.
+    for (IslandSyncHeader::Type type : {IslandSyncHeader::READY_ASK, IslandSyncHeader::VIEW})
+    {
+        IslandSyncHeader barrier;
+        barrier.SetType(type);
+        barrier.SetRound(18);
+        barrier.SetSender(6);
+        barrier.SetCliqueIndex(3);
+        barrier.SetContributors(type == IslandSyncHeader::VIEW ? 0x4c : uint64_t{1} << 6);
+        Ptr<Packet> barrierPacket = Create<Packet>(0);
+        barrierPacket->AddHeader(barrier);
+        const std::vector<uint8_t> barrierBytes = Bytes(barrierPacket);
+        NS_TEST_EXPECT_MSG_EQ(barrierBytes.size(), 40u, "the fixed part only");
+        NS_TEST_EXPECT_MSG_EQ(barrierBytes[3], type, "type byte");
+        IslandSyncHeader barrierDecoded;
+        NS_TEST_EXPECT_MSG_EQ(barrierPacket->PeekHeader(barrierDecoded), 40u, "accepted");
+        NS_TEST_EXPECT_MSG_EQ(barrierDecoded.GetType(), type, "type");
+        NS_TEST_EXPECT_MSG_EQ(barrierDecoded.GetRound(), 18u, "round");
+        NS_TEST_EXPECT_MSG_EQ(barrierDecoded.GetCliqueIndex(), 3, "clique");
+        NS_TEST_EXPECT_MSG_EQ(barrierDecoded.GetContributors(),
+                              barrier.GetContributors(),
+                              "bitmap (the view's members)");
+    }
+    NS_TEST_EXPECT_MSG_EQ(std::string(IslandSyncHeader::TypeToString(IslandSyncHeader::READY_ASK)),
+                          "ready-ask",
+                          "READY_ASK's name");
+    NS_TEST_EXPECT_MSG_EQ(std::string(IslandSyncHeader::TypeToString(IslandSyncHeader::VIEW)),
+                          "view",
+                          "VIEW's name");
+
+    // The clique field: the index in bits 0-5, the exclusion epoch in bits 6-15.
+    IslandSyncHeader ring = MakeData();
+    ring.SetCliqueIndex(37);
+    ring.SetEpoch(IslandSyncHeader::MAX_EPOCH);
+    NS_TEST_EXPECT_MSG_EQ(ring.GetCliqueId(), 37 + 64 * 63, "the whole field");
+    ring.SetCliqueIndex(9);
+    NS_TEST_EXPECT_MSG_EQ(ring.GetEpoch(), 63, "setting the index keeps the epoch");
+    ring.SetEpoch(5);
+    NS_TEST_EXPECT_MSG_EQ(ring.GetCliqueIndex(), 9, "setting the epoch keeps the index");
+    Ptr<Packet> ringPacket = Create<Packet>(0);
+    ringPacket->AddHeader(ring);
+    const std::vector<uint8_t> ringBytes = Bytes(ringPacket);
+    const uint16_t field = (ringBytes[12] << 8) | ringBytes[13];
+    NS_TEST_EXPECT_MSG_EQ(field, (9 | (5 << 6)), "field at offset 12");
+    IslandSyncHeader ringDecoded;
+    NS_TEST_EXPECT_MSG_EQ(ringPacket->PeekHeader(ringDecoded), 64u, "accepted");
+    NS_TEST_EXPECT_MSG_EQ(ringDecoded.GetCliqueIndex(), 9, "index decoded");
+    NS_TEST_EXPECT_MSG_EQ(ringDecoded.GetEpoch(), 5, "epoch decoded");
+    NS_TEST_EXPECT_MSG_EQ(ringDecoded.GetCliqueId(), 9 + 64 * 5, "whole field decoded");
+    IslandSyncHeader whole;
+    whole.SetCliqueId(2 + 64 * 3);
+    NS_TEST_EXPECT_MSG_EQ(whole.GetCliqueIndex(), 2, "SetCliqueId: the index");
+    NS_TEST_EXPECT_MSG_EQ(whole.GetEpoch(), 3, "SetCliqueId: the epoch");
 
     // The largest value count the maximum IPv4 datagram allows.
     NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(8932), 2233u, "a 9000-byte MTU chunk");
@@ -321,17 +384,44 @@ IslandSyncHeaderRejectTestCase::DoRun()
         FixChecksum(bad, bytes.size());
         NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "value count beyond the buffer");
     }
+    for (uint8_t version : {1, 3})
     {
         std::vector<uint8_t> bad = bytes;
-        bad[2] = 2; // unknown version
+        bad[2] = version; // version 1 (READY kinds in the chunk index) or unknown
         FixChecksum(bad, bytes.size());
-        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "unknown version");
+        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "version " << int(version));
+    }
+    for (uint8_t type : {0, 8, 9})
+    {
+        std::vector<uint8_t> bad = bytes;
+        bad[3] = type; // unknown type
+        FixChecksum(bad, bytes.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "unknown type " << int(type));
+    }
+    for (uint16_t epoch : {63, 64, 1023})
+    {
+        // Clique 7 in epoch 63 (the most), or more exclusions than a clique of 64 allows.
+        std::vector<uint8_t> bad = bytes;
+        const uint16_t field = (epoch << 6) | 7;
+        bad[12] = field >> 8;
+        bad[13] = field & 0xff;
+        FixChecksum(bad, bytes.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), (epoch <= 63), "epoch " << epoch);
     }
     {
-        std::vector<uint8_t> bad = bytes;
-        bad[3] = 9; // unknown type
-        FixChecksum(bad, bytes.size());
-        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "unknown type");
+        // READY_ASK and VIEW carry no area, as DONE and READY.
+        IslandSyncHeader view;
+        view.SetType(IslandSyncHeader::VIEW);
+        view.SetContributors(3);
+        Ptr<Packet> viewPacket = Create<Packet>(8);
+        viewPacket->AddHeader(view);
+        std::vector<uint8_t> bad = Bytes(viewPacket);
+        bad[37] = 2;
+        FixChecksum(bad, bad.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "VIEW with a value area");
+        bad[3] = IslandSyncHeader::READY_ASK;
+        FixChecksum(bad, bad.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "READY_ASK with a value area");
     }
     {
         std::vector<uint8_t> bad = bytes;
@@ -412,25 +502,12 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
     {
         Ptr<Packet> payload = Create<Packet>(sync.data(), sync.size());
         payload->AddAtEnd(Create<Packet>(100));
-        UdpHeader udp;
-        udp.SetSourcePort(PORT);
-        udp.SetDestinationPort(port);
-        payload->AddHeader(udp);
-        Ipv4Header ip;
-        ip.SetProtocol(17);
-        ip.SetPayloadSize(payload->GetSize());
-        if (fragment)
-        {
-            ip.SetMoreFragments();
-        }
-        payload->AddHeader(ip);
-        if (ppp)
-        {
-            PppHeader header;
-            header.SetProtocol(0x0021);
-            payload->AddHeader(header);
-        }
-        return payload;
+        SyncFrameFields fields;
+        fields.sourcePort = PORT;
+        fields.destinationPort = port;
+        fields.ppp = ppp;
+        fields.fragment = fragment;
+        return MakeSyncFrame(payload, fields);
     }
 
     void DoRun() override
@@ -505,6 +582,205 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/** One header of the test capture and the zero padding after it in its datagram. */
+struct CaptureMessage
+{
+    IslandSyncHeader header; //!< the header
+    uint32_t padding{0};     //!< zero bytes after it
+};
+
+/**
+ * @return one header of every message kind, as test/data/pcap/message-kinds/messages.tsv lists
+ *         them (aggregate and nack in epoch 2, done in clique 63 and epoch 63)
+ */
+std::vector<CaptureMessage>
+CaptureMessages()
+{
+    auto make = [](IslandSyncHeader::Type type,
+                   uint32_t round,
+                   uint16_t clique,
+                   uint16_t epoch,
+                   uint32_t chunk,
+                   uint32_t chunks,
+                   uint64_t contributors) {
+        IslandSyncHeader h;
+        h.SetType(type);
+        h.SetJobId(3);
+        h.SetSender(0);
+        h.SetRound(round);
+        h.SetCliqueIndex(clique);
+        h.SetEpoch(epoch);
+        h.SetChunkIndex(chunk);
+        h.SetChunkCount(chunks);
+        h.SetContributors(contributors);
+        return h;
+    };
+    std::vector<CaptureMessage> messages(7);
+    messages[0].header = make(IslandSyncHeader::DATA, 2, 5, 0, 4, 10, 0x1);
+    messages[0].header.SetValueOffset(1000);
+    messages[0].header.SetValues({1.5f, -2.25f});
+    messages[0].padding = 100;
+    messages[1].header = make(IslandSyncHeader::AGGREGATE, 2, 5, 2, 7, 10, 0xb);
+    messages[1].header.SetValueOffset(2000);
+    messages[1].header.SetValues({0.5f, 0.25f, 4.0f});
+    messages[2].header = make(IslandSyncHeader::NACK, 2, 5, 2, 0, 10, 0x2);
+    messages[2].header.SetRanges({{1, 3}, {8, 10}});
+    messages[3].header = make(IslandSyncHeader::DONE, 2, 63, 63, 0, 10, 0x2);
+    messages[4].header = make(IslandSyncHeader::READY, 3, 0, 0, 0, 0, 0x1);
+    messages[5].header = make(IslandSyncHeader::READY_ASK, 3, 0, 0, 0, 0, 0x1);
+    messages[6].header = make(IslandSyncHeader::VIEW, 3, 5, 0, 0, 0, 0xd);
+    return messages;
+}
+
+/**
+ * @param message a header and its padding
+ * @param identification the IPv4 identification
+ * @return the PPP frame aaa's island sends to bbb's with it
+ */
+std::vector<uint8_t>
+CaptureFrame(const CaptureMessage& message, uint16_t identification)
+{
+    Ptr<Packet> packet = Create<Packet>(message.padding);
+    packet->AddHeader(message.header);
+    SyncFrameFields fields;
+    fields.identification = identification;
+    return Bytes(MakeSyncFrame(packet, fields));
+}
+
+/**
+ * @param path a file
+ * @return its bytes (empty when it cannot be read)
+ */
+std::vector<uint8_t>
+FileBytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(in),
+                                std::istreambuf_iterator<char>());
+}
+
+} // namespace
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The test capture of every message kind: test/data/pcap/message-kinds/aaa-up.pcap (and
+ * aaa-down.pcap) are what Serialize writes for CaptureMessages(), and Deserialize reads from it
+ * exactly the fields of messages.tsv, which the pcap decoder (pcap-report-test.cc) and the
+ * Wireshark dissector (pcap-tshark.sh) must read too.
+ */
+class IslandSyncHeaderCaptureTestCase : public TestCase
+{
+  public:
+    IslandSyncHeaderCaptureTestCase()
+        : TestCase("the test capture of every message kind: written by Serialize, read as listed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        SetDataDir(NS_TEST_SOURCEDIR);
+        const std::string dir = "data/pcap/message-kinds/";
+        const std::vector<CaptureMessage> messages = CaptureMessages();
+        // Frame k at k ms on aaa:up, received 100 us later by the router (aaa-down.pcap).
+        for (uint32_t delayUs : {0, 100})
+        {
+            const std::string name = delayUs == 0 ? "aaa-up.pcap" : "aaa-down.pcap";
+            const std::string written = CreateTempDirFilename(name);
+            PcapFile file;
+            file.Open(written, std::ios::out | std::ios::binary);
+            file.Init(9, 65535, 0);
+            for (uint32_t k = 0; k < messages.size(); ++k)
+            {
+                const std::vector<uint8_t> frame = CaptureFrame(messages[k], k + 1);
+                file.Write(0, 1000 * (k + 1) + delayUs, frame.data(), frame.size());
+            }
+            file.Close();
+            NS_TEST_EXPECT_MSG_EQ(
+                (FileBytes(written) == FileBytes(CreateDataDirFilename(dir + name))),
+                true,
+                name << " is not what Serialize writes now: " << written << " is (copy it to test/"
+                     << dir << " when the wire "
+                     << "format changed on purpose)");
+        }
+
+        std::ifstream table(CreateDataDirFilename(dir + "messages.tsv"));
+        NS_TEST_ASSERT_MSG_EQ(table.good(), true, "messages.tsv");
+        PcapFile capture;
+        capture.Open(CreateDataDirFilename(dir + "aaa-up.pcap"), std::ios::in | std::ios::binary);
+        NS_TEST_ASSERT_MSG_EQ(capture.Fail(), false, "aaa-up.pcap opens");
+        NS_TEST_EXPECT_MSG_EQ(capture.GetDataLinkType(), 9u, "a PPP capture");
+        std::vector<std::string> lines;
+        for (std::string line; std::getline(table, line);)
+        {
+            if (!line.empty() && line[0] != '#')
+            {
+                lines.push_back(line);
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(lines.size(), messages.size(), "a row per frame");
+        std::set<int> types;
+        bool epochSeen = false;
+        for (const std::string& line : lines)
+        {
+            std::istringstream row(line);
+            uint32_t frame, type, version, job, sender, round, clique, epoch, count, chunk, chunks;
+            uint32_t offset, area, frameBytes;
+            std::string name, contributors;
+            row >> frame >> type >> name >> version >> job >> sender >> round >> clique >> epoch >>
+                count >> chunk >> chunks >> contributors >> offset >> area >> frameBytes;
+            NS_TEST_ASSERT_MSG_EQ(row.fail(), false, "messages.tsv row " << line);
+
+            uint8_t data[65536];
+            uint32_t sec, usec, included, original, read;
+            capture.Read(data, sizeof(data), sec, usec, included, original, read);
+            NS_TEST_ASSERT_MSG_EQ(capture.Fail(), false, "frame " << frame << " read");
+            NS_TEST_EXPECT_MSG_EQ(original, frameBytes, "frame " << frame << " bytes");
+            Ptr<Packet> packet = Create<Packet>(data, included);
+            PppHeader ppp;
+            Ipv4Header ip;
+            UdpHeader udp;
+            packet->RemoveHeader(ppp);
+            packet->RemoveHeader(ip);
+            packet->RemoveHeader(udp);
+            NS_TEST_EXPECT_MSG_EQ(udp.GetDestinationPort(), 9477, "frame " << frame << " port");
+            IslandSyncHeader h;
+            NS_TEST_ASSERT_MSG_NE(packet->RemoveHeader(h), 0u, "frame " << frame << " accepted");
+            NS_TEST_EXPECT_MSG_EQ(uint32_t{h.GetType()}, type, "frame " << frame << " type");
+            NS_TEST_EXPECT_MSG_EQ(std::string(IslandSyncHeader::TypeToString(h.GetType())),
+                                  name,
+                                  "frame " << frame << " type name");
+            NS_TEST_EXPECT_MSG_EQ(uint32_t{data[2 + 20 + 8 + 2]}, version, "frame " << frame);
+            NS_TEST_EXPECT_MSG_EQ(h.GetJobId(), job, "frame " << frame << " job");
+            NS_TEST_EXPECT_MSG_EQ(h.GetSender(), sender, "frame " << frame << " sender");
+            NS_TEST_EXPECT_MSG_EQ(h.GetRound(), round, "frame " << frame << " round");
+            NS_TEST_EXPECT_MSG_EQ(h.GetCliqueIndex(), clique, "frame " << frame << " clique");
+            NS_TEST_EXPECT_MSG_EQ(h.GetEpoch(), epoch, "frame " << frame << " epoch");
+            NS_TEST_EXPECT_MSG_EQ(h.GetContributorCount(), count, "frame " << frame << " count");
+            NS_TEST_EXPECT_MSG_EQ(h.GetChunkIndex(), chunk, "frame " << frame << " chunk index");
+            NS_TEST_EXPECT_MSG_EQ(h.GetChunkCount(), chunks, "frame " << frame << " chunk count");
+            NS_TEST_EXPECT_MSG_EQ(h.GetContributors(),
+                                  std::stoull(contributors, nullptr, 16),
+                                  "frame " << frame << " contributors");
+            NS_TEST_EXPECT_MSG_EQ(h.GetValueOffset(), offset, "frame " << frame << " offset");
+            NS_TEST_EXPECT_MSG_EQ(h.GetValues().size() + h.GetRanges().size(),
+                                  area,
+                                  "frame " << frame << " area count");
+            types.insert(h.GetType());
+            epochSeen = epochSeen || h.GetEpoch() > 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(types.size(), 7u, "every message type");
+        NS_TEST_EXPECT_MSG_EQ(epochSeen, true, "an epoch above 0");
+        uint8_t data[65536];
+        uint32_t sec, usec, included, original, read;
+        capture.Read(data, sizeof(data), sec, usec, included, original, read);
+        NS_TEST_EXPECT_MSG_EQ(capture.Eof(), true, "no frame beyond the table's");
+    }
+};
+
 /**
  * @ingroup wan-training-tests
  * @brief The IslandSyncHeader test suite.
@@ -521,6 +797,7 @@ IslandSyncHeaderTestSuite::IslandSyncHeaderTestSuite()
     AddTestCase(new IslandSyncHeaderRoundTripTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderRejectTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderInPacketTestCase(), TestCase::QUICK);
+    AddTestCase(new IslandSyncHeaderCaptureTestCase(), TestCase::QUICK);
 }
 
 /** Static instance of the suite. */

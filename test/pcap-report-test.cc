@@ -9,6 +9,7 @@
 #include "pcap-trace-report.h"
 #include "sync-packet-decoder.h"
 #include "sync-pcap-reader.h"
+#include "sync-test-frame.h"
 #include "training-island-application.h"
 #include "wan-input-error.h"
 
@@ -26,6 +27,8 @@
 #include <gtest/gtest.h>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -53,7 +56,7 @@ static_assert(PORT == TrainingIslandApplication::DEFAULT_PORT,
 struct Message
 {
     uint16_t magic{0x5754};            //!< magic
-    uint8_t version{1};                //!< version
+    uint8_t version{2};                //!< version
     uint8_t type{1};                   //!< type
     uint16_t job{7};                   //!< job
     uint16_t sender{3};                //!< sender
@@ -275,12 +278,14 @@ TEST(SyncPacketDecoder, DecodesEveryFieldOfAHandBuiltDataFrame)
     EXPECT_EQ(d.sourcePort, PORT);
     EXPECT_EQ(d.destinationPort, PORT);
     EXPECT_EQ(d.header.magic, 0x5754);
-    EXPECT_EQ(d.header.version, 1);
+    EXPECT_EQ(d.header.version, 2);
     EXPECT_EQ(d.header.type, 1);
     EXPECT_EQ(d.header.jobId, 7);
     EXPECT_EQ(d.header.sender, 3);
     EXPECT_EQ(d.header.round, 0x01020304u);
     EXPECT_EQ(d.header.cliqueId, 5);
+    EXPECT_EQ(d.header.GetCliqueIndex(), 5);
+    EXPECT_EQ(d.header.GetEpoch(), 0);
     EXPECT_EQ(d.header.contributorCount, 1);
     EXPECT_EQ(d.header.chunkIndex, 9u);
     EXPECT_EQ(d.header.chunkCount, 12u);
@@ -334,9 +339,12 @@ TEST(SyncPacketDecoder, RejectsWhatDeserializeRejects)
 
     std::vector<Case> cases{
         {"magic", [](Message& m) { m.magic = 0x5755; }},
-        {"version", [](Message& m) { m.version = 2; }},
+        {"version 1 (READY kinds in the chunk index)", [](Message& m) { m.version = 1; }},
+        {"version 3", [](Message& m) { m.version = 3; }},
         {"type 0", [](Message& m) { m.type = 0; }},
-        {"type 6", [](Message& m) { m.type = 6; }},
+        {"type 8", [](Message& m) { m.type = 8; }},
+        {"epoch 64", [](Message& m) { m.clique = 5 | (64 << 6); }},
+        {"epoch 1023", [](Message& m) { m.clique = 0xffff; }},
         {"sender 64", [](Message& m) { m.sender = 64; }},
         {"empty bitmap", [](Message& m) { m.bitmap = 0; }},
         {"count", [](Message& m) { m.count = 2; }},
@@ -367,6 +375,8 @@ TEST(SyncPacketDecoder, RejectsWhatDeserializeRejects)
              m.ranges = {{5, 13}};
          }},
         {"READY with values", [](Message& m) { m.type = 5; }},
+        {"READY_ASK with values", [](Message& m) { m.type = 6; }},
+        {"VIEW with values", [](Message& m) { m.type = 7; }},
     };
     for (const auto& c : cases)
     {
@@ -406,7 +416,7 @@ TEST(SyncPacketDecoder, DecodesNackAggregateDoneAndReady)
     EXPECT_EQ(d.header.contributorCount, 3);
     EXPECT_EQ(d.modelBytes, 108u);
 
-    for (uint8_t type : {4, 5})
+    for (uint8_t type : {4, 5, 6, 7})
     {
         Message m;
         m.type = type;
@@ -416,6 +426,12 @@ TEST(SyncPacketDecoder, DecodesNackAggregateDoneAndReady)
         EXPECT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
         EXPECT_EQ(d.modelBytes, 0u);
     }
+    Message ring;
+    ring.clique = 5 | (63 << 6); // clique 5 in epoch 63, the most exclusions
+    d = DecodeAll(BuildFrame(FrameSpec(), BuildMessage(ring)));
+    ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+    EXPECT_EQ(d.header.GetCliqueIndex(), 5);
+    EXPECT_EQ(d.header.GetEpoch(), 63);
 }
 
 TEST(SyncPacketDecoder, LeavesOtherTrafficAloneAndNeverOverreads)
@@ -490,7 +506,9 @@ TEST(SyncPacketDecoder, AgreesWithNs3Serialization)
                             {IslandSyncHeader::AGGREGATE, 0x45, {1.0f}, {}},
                             {IslandSyncHeader::NACK, 0x40, {}, {{1, 3}, {8, 9}}},
                             {IslandSyncHeader::DONE, 0x41, {}, {}},
-                            {IslandSyncHeader::READY, 0x40, {}, {}}};
+                            {IslandSyncHeader::READY, 0x40, {}, {}},
+                            {IslandSyncHeader::READY_ASK, 0x40, {}, {}},
+                            {IslandSyncHeader::VIEW, 0x4d, {}, {}}};
     for (const auto& c : cases)
     {
         SCOPED_TRACE(IslandSyncHeader::TypeToString(c.type));
@@ -509,21 +527,14 @@ TEST(SyncPacketDecoder, AgreesWithNs3Serialization)
         const uint32_t padding = c.type == IslandSyncHeader::DATA ? 500 : 0;
         Ptr<Packet> packet = Create<Packet>(padding);
         packet->AddHeader(sync);
-        UdpHeader udp;
-        udp.SetSourcePort(PORT);
-        udp.SetDestinationPort(PORT);
-        packet->AddHeader(udp);
-        Ipv4Header ip;
-        ip.SetSource(Ipv4Address("10.128.0.26"));
-        ip.SetDestination(Ipv4Address("232.1.0.3"));
-        ip.SetProtocol(17);
-        ip.SetTtl(5);
-        ip.SetIdentification(99);
-        ip.SetPayloadSize(packet->GetSize());
-        packet->AddHeader(ip);
-        PppHeader ppp;
-        ppp.SetProtocol(0x0021);
-        packet->AddHeader(ppp);
+        SyncFrameFields fields;
+        fields.source = Ipv4Address("10.128.0.26");
+        fields.destination = Ipv4Address("232.1.0.3");
+        fields.sourcePort = PORT;
+        fields.destinationPort = PORT;
+        fields.ttl = 5;
+        fields.identification = 99;
+        packet = MakeSyncFrame(packet, fields);
         std::vector<uint8_t> bytes(packet->GetSize());
         packet->CopyData(bytes.data(), bytes.size());
 
@@ -563,6 +574,122 @@ TEST(SyncPacketDecoder, AgreesWithNs3Serialization)
 // ------------------------------------------------------------------------------------------
 // SyncPcapReader
 // ------------------------------------------------------------------------------------------
+
+/** The test capture of every message kind and its table (test/data/pcap/message-kinds/). */
+const std::string MESSAGE_KINDS =
+    std::string(WAN_TRAINING_SOURCE_DIR) + "/test/data/pcap/message-kinds";
+
+/** One row of message-kinds/messages.tsv: the fields every decoder must read from a frame. */
+struct KindRow
+{
+    uint32_t frame{0};        //!< frame number, from 1
+    uint32_t type{0};         //!< type number
+    std::string name;         //!< type name
+    uint32_t version{0};      //!< version
+    uint32_t job{0};          //!< job
+    uint32_t sender{0};       //!< sender
+    uint32_t round{0};        //!< round
+    uint32_t clique{0};       //!< clique index
+    uint32_t epoch{0};        //!< exclusion epoch
+    uint32_t count{0};        //!< contributor count
+    uint32_t chunk{0};        //!< chunk index
+    uint32_t chunks{0};       //!< chunk count
+    uint64_t contributors{0}; //!< bitmap
+    uint32_t offset{0};       //!< value offset
+    uint32_t area{0};         //!< value or range count
+    uint32_t frameBytes{0};   //!< frame length
+};
+
+/** @return the rows of message-kinds/messages.tsv */
+std::vector<KindRow>
+ReadKindRows()
+{
+    std::ifstream in(MESSAGE_KINDS + "/messages.tsv");
+    std::vector<KindRow> rows;
+    std::string line;
+    while (std::getline(in, line))
+    {
+        if (line.empty() || line[0] == '#')
+        {
+            continue;
+        }
+        std::istringstream row(line);
+        KindRow r;
+        std::string contributors;
+        row >> r.frame >> r.type >> r.name >> r.version >> r.job >> r.sender >> r.round >>
+            r.clique >> r.epoch >> r.count >> r.chunk >> r.chunks >> contributors >> r.offset >>
+            r.area >> r.frameBytes;
+        EXPECT_FALSE(row.fail()) << line;
+        r.contributors = std::stoull(contributors, nullptr, 16);
+        rows.push_back(r);
+    }
+    return rows;
+}
+
+TEST(SyncPacketDecoder, DecodesTheMessageKindsCaptureAsListed)
+{
+    // The same capture and table as the IslandSyncHeader test suite and pcap-tshark.sh.
+    const std::vector<KindRow> rows = ReadKindRows();
+    ASSERT_EQ(rows.size(), 7u);
+    SyncPcapReader reader(MESSAGE_KINDS + "/aaa-up.pcap");
+    SyncPacketDecoder decoder(PORT);
+    std::set<uint32_t> types;
+    for (const KindRow& row : rows)
+    {
+        SCOPED_TRACE(row.name);
+        SyncPcapReader::Record record;
+        ASSERT_TRUE(reader.Next(record));
+        DecodedSyncPacket d =
+            decoder.Decode(record.data, record.capturedBytes, record.wireBytes, true);
+        ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+        EXPECT_EQ(d.checksum, DecodedSyncPacket::GOOD);
+        EXPECT_EQ(d.wireBytes, row.frameBytes);
+        EXPECT_EQ(d.header.type, row.type);
+        EXPECT_EQ(SyncPacketDecoder::TypeToString(d.header.type), row.name);
+        EXPECT_EQ(IslandSyncHeader::TypeToString(IslandSyncHeader::Type(d.header.type)), row.name);
+        EXPECT_EQ(d.header.version, row.version);
+        EXPECT_EQ(d.header.jobId, row.job);
+        EXPECT_EQ(d.header.sender, row.sender);
+        EXPECT_EQ(d.header.round, row.round);
+        EXPECT_EQ(d.header.GetCliqueIndex(), row.clique);
+        EXPECT_EQ(d.header.GetEpoch(), row.epoch);
+        EXPECT_EQ(d.header.cliqueId, row.clique + 64 * row.epoch);
+        EXPECT_EQ(d.header.contributorCount, row.count);
+        EXPECT_EQ(d.header.chunkIndex, row.chunk);
+        EXPECT_EQ(d.header.chunkCount, row.chunks);
+        EXPECT_EQ(d.header.contributors, row.contributors);
+        EXPECT_EQ(d.header.valueOffset, row.offset);
+        EXPECT_EQ(d.header.areaCount, row.area);
+        EXPECT_EQ(d.values.size() + d.ranges.size(), row.area);
+        types.insert(d.header.type);
+    }
+    SyncPcapReader::Record extra;
+    EXPECT_FALSE(reader.Next(extra)) << "a frame beyond the table's";
+    EXPECT_EQ(types.size(), 7u) << "every message type";
+}
+
+TEST(PcapTraceReport, CountsEachMessageKind)
+{
+    const std::vector<KindRow> rows = ReadKindRows();
+    PcapTraceReport report(PORT);
+    report.Analyze(MESSAGE_KINDS);
+    const auto& up = report.GetLinks().at("aaa:up");
+    EXPECT_EQ(up.total.packets, rows.size());
+    EXPECT_EQ(up.ambiguous, 0u);
+    ASSERT_EQ(up.kinds.size(), rows.size());
+    nlohmann::json json = nlohmann::json::parse(report.ToJson());
+    for (const KindRow& row : rows)
+    {
+        SCOPED_TRACE(row.name);
+        const PcapTraceReport::Counters& kind = up.kinds.at(row.type);
+        EXPECT_EQ(kind.packets, 1u);
+        EXPECT_EQ(kind.bytes, row.frameBytes);
+        EXPECT_EQ(json["links"]["aaa:up"]["messages"][row.name]["packets"], 1);
+        EXPECT_EQ(json["links"]["aaa:up"]["messages"][row.name]["bytes"], row.frameBytes);
+        EXPECT_EQ(json["messages"][row.name]["packets"], 1);
+    }
+    EXPECT_TRUE(report.GetLinks().at("aaa:down").kinds.empty()) << "received, not sent";
+}
 
 TEST(SyncPcapReader, ReadsMicrosecondAndNanosecondCaptures)
 {
@@ -944,6 +1071,10 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         EXPECT_EQ(up.rounds.at(0).packets, 5u);
         EXPECT_EQ(up.rounds.at(1).packets, 1u);
         EXPECT_EQ(up.rounds.at(0).modelBytes, 4000u);
+        EXPECT_EQ(up.kinds.size(), 2u);
+        EXPECT_EQ(up.kinds.at(SyncPacketDecoder::TYPE_READY).packets, 1u);
+        EXPECT_EQ(up.kinds.at(SyncPacketDecoder::TYPE_DATA).packets, 5u);
+        EXPECT_EQ(up.kinds.at(SyncPacketDecoder::TYPE_DATA).modelBytes, 5000u);
         EXPECT_TRUE(up.access);
         EXPECT_TRUE(up.up);
         EXPECT_EQ(up.city, "aaa");
@@ -1000,6 +1131,8 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         // JSON and CSV carry the same numbers.
         nlohmann::json json = nlohmann::json::parse(report.ToJson());
         EXPECT_EQ(json["links"]["aaa->bbb"]["packets"], 6);
+        EXPECT_EQ(json["links"]["aaa:up"]["messages"]["ready"]["packets"], 1);
+        EXPECT_EQ(json["links"]["aaa:down"]["messages"]["aggregate"]["packets"], 1);
         EXPECT_EQ(json["islands"]["aaa"]["address"], "10.128.0.2");
         EXPECT_EQ(json["aggregation"]["aaa"]["reduction_ratio"], 1.0);
         EXPECT_EQ(json["ambiguous_packets"], 0);

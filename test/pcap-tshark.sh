@@ -15,6 +15,11 @@
 # slice above, 1000 model bytes, checksum good. The same run captured with 70 bytes per frame
 # (--pcapSnaplen=70, or editcap -s 70 for a program without it) decodes to the same headers,
 # the checksum unverified where values were cut off.
+# The test capture of every message kind (test/data/pcap/message-kinds/aaa-up.pcap, written by the
+# IslandSyncHeader test suite from IslandSyncHeader::Serialize) decodes to the kinds and fields
+# of its messages.tsv, as IslandSyncHeader and pcap-report decode it: type, name (the Info
+# column's first word), version, job, sender, round, clique index, exclusion epoch, counts,
+# bitmap, value offset, area count and frame length, every checksum good.
 set -u
 simulate="$1"
 source_dir="$2"
@@ -106,6 +111,34 @@ if [ "$frames" -eq 0 ] || [ "$sync" -ne "$frames" ] || [ "$errors" -ne 0 ]; then
   failed=$((failed + 1))
 else
   echo "ok: all $frames frames dissected as wtsync, none malformed"
+fi
+
+# The test capture of every message kind: the fields messages.tsv lists, checksum good (1).
+kinds="$source_dir/test/data/pcap/message-kinds"
+grep -v '^#' "$kinds/messages.tsv" | awk -F'\t' -v OFS='\t' '{ print $0, 1 }' >"$work/kinds-expected.txt"
+tshark -X lua_script:"$lua" -r "$kinds/aaa-up.pcap" -T fields -E separator=/t \
+  -e frame.number -e wtsync.type -e _ws.col.Info -e wtsync.version -e wtsync.job \
+  -e wtsync.sender -e wtsync.round -e wtsync.clique -e wtsync.epoch -e wtsync.contributor_count \
+  -e wtsync.chunk_index -e wtsync.chunk_count -e wtsync.contributors -e wtsync.value_offset \
+  -e wtsync.value_count -e wtsync.range_count -e frame.len -e wtsync.checksum.status \
+  2>"$work/tshark-kinds.err" |
+  awk -F'\t' -v OFS='\t' '{
+    split($3, words, " "); area = $15 != "" ? $15 : $16
+    print $1, $2, words[1], $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, area, $17, $18
+  }' >"$work/kinds-decoded.txt"
+kind_errors=$(tshark -X lua_script:"$lua" -r "$kinds/aaa-up.pcap" \
+  -Y 'wtsync.malformed || wtsync.checksum.bad' -T fields -e frame.number 2>/dev/null | wc -l)
+if grep -qi 'lua\|error' "$work/tshark-kinds.err"; then
+  echo "FAIL message kinds: tshark reported:"
+  head -5 "$work/tshark-kinds.err"
+  failed=$((failed + 1))
+elif ! diff "$work/kinds-expected.txt" "$work/kinds-decoded.txt" >"$work/kinds-diff.txt" ||
+  [ "$kind_errors" -ne 0 ]; then
+  echo "FAIL message kinds: the dissector reads other fields than messages.tsv ($kind_errors errors):"
+  head -20 "$work/kinds-diff.txt"
+  failed=$((failed + 1))
+else
+  echo "ok message kinds: $(wc -l <"$work/kinds-decoded.txt") frames, every kind as listed"
 fi
 
 if [ "$failed" -eq 0 ]; then

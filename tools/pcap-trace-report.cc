@@ -343,6 +343,7 @@ PcapTraceReport::CountTransmission(const std::string& linkName, const Record& r,
     if (valid)
     {
         Add(link.rounds[r.round], r.wireBytes, r.modelBytes);
+        Add(link.kinds[r.type], r.wireBytes, r.modelBytes);
         RoundStats& round = m_rounds[r.round];
         Add(round.total, r.wireBytes, r.modelBytes);
         round.span.Include(r.timeNs);
@@ -706,8 +707,18 @@ PcapTraceReport::ToJson() const
 
     json links = json::object();
     uint64_t ambiguous = 0;
+    std::map<uint8_t, Counters> kinds;
     for (const auto& [name, link] : m_links)
     {
+        json linkKinds = json::object();
+        for (const auto& [type, counters] : link.kinds)
+        {
+            linkKinds[SyncPacketDecoder::TypeToString(type)] = CountersToJson(counters);
+            Counters& sum = kinds[type];
+            sum.packets += counters.packets;
+            sum.bytes += counters.bytes;
+            sum.modelBytes += counters.modelBytes;
+        }
         json rounds = json::array();
         for (const auto& [round, counters] : link.rounds)
         {
@@ -728,6 +739,7 @@ PcapTraceReport::ToJson() const
         entry["unaddressed_records"] = link.unaddressed;
         entry["other"] = CountersToJson(link.other);
         entry["rounds"] = rounds;
+        entry["messages"] = linkKinds;
         links[name] = entry;
         ambiguous += link.ambiguous;
     }
@@ -801,9 +813,16 @@ PcapTraceReport::ToJson() const
               {{"min", stats.minCopiesPerChunk}, {"max", stats.maxCopiesPerChunk}}}});
     }
 
+    json messages = json::object();
+    for (const auto& [type, counters] : kinds)
+    {
+        messages[SyncPacketDecoder::TypeToString(type)] = CountersToJson(counters);
+    }
+
     json doc = {{"directory", m_directory},
                 {"port", m_decoder.GetPort()},
                 {"links", links},
+                {"messages", messages},
                 {"rounds", rounds},
                 {"islands", islands},
                 {"aggregation", aggregation},

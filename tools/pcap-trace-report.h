@@ -47,8 +47,9 @@ namespace ns3
  * header captured (2 + 20 + 8 + 40 = 70 bytes per frame).
  *
  * **What is reported.**
- * - per directed link: packets, bytes, model bytes; the same per round (the header's round) and
- *   for other traffic (not a valid IslandSyncHeader);
+ * - per directed link: packets, bytes, model bytes; the same per round (the header's round), per
+ *   message kind (data, aggregate, nack, done, ready, ready-ask, view) and for other traffic
+ *   (not a valid IslandSyncHeader);
  * - per round: packets, bytes, the first and last transmission of the round on any link;
  * - per island (from its access links): its index (the sender field of what it sends) and
  *   address, egress (`A:up`) and ingress (`A:down`) packets and bytes per round, and the round's
@@ -97,6 +98,7 @@ class PcapTraceReport
         Counters total;                      //!< every transmission
         Counters other;                      //!< transmissions that are not valid sync messages
         std::map<uint32_t, Counters> rounds; //!< sync transmissions by round
+        std::map<uint8_t, Counters> kinds;   //!< sync transmissions by message type
         uint64_t ambiguous{0};               //!< transmissions attributed by the fallback rule
         uint64_t truncatedSync{0}; //!< sync-port packets whose fixed header was not captured
         uint64_t invalidSync{0};   //!< sync-port packets with an invalid header

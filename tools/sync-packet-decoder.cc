@@ -77,6 +77,18 @@ ChecksumVerifies(const uint8_t* p, uint32_t size)
 
 } // namespace
 
+uint16_t
+SyncHeaderFields::GetCliqueIndex() const
+{
+    return cliqueId & ((1u << SyncPacketDecoder::SYNC_CLIQUE_BITS) - 1);
+}
+
+uint16_t
+SyncHeaderFields::GetEpoch() const
+{
+    return cliqueId >> SyncPacketDecoder::SYNC_CLIQUE_BITS;
+}
+
 bool
 DecodedSyncPacket::IsSync() const
 {
@@ -116,6 +128,10 @@ SyncPacketDecoder::TypeToString(uint8_t type)
         return "done";
     case TYPE_READY:
         return "ready";
+    case TYPE_READY_ASK:
+        return "ready-ask";
+    case TYPE_VIEW:
+        return "view";
     default:
         return "unknown";
     }
@@ -218,7 +234,7 @@ SyncPacketDecoder::Decode(const uint8_t* data,
         d.invalidReason = "unknown version";
         return d;
     }
-    if (h.type < TYPE_DATA || h.type > TYPE_READY)
+    if (h.type < TYPE_DATA || h.type > TYPE_VIEW)
     {
         d.invalidReason = "unknown type";
         return d;
@@ -227,6 +243,11 @@ SyncPacketDecoder::Decode(const uint8_t* data,
         h.contributorCount != std::bitset<64>(h.contributors).count())
     {
         d.invalidReason = "bad sender or contributors";
+        return d;
+    }
+    if (h.GetEpoch() > SYNC_MAX_EPOCH)
+    {
+        d.invalidReason = "bad epoch";
         return d;
     }
     uint32_t areaBytes = 0;
@@ -252,7 +273,7 @@ SyncPacketDecoder::Decode(const uint8_t* data,
     }
     else if (h.areaCount != 0)
     {
-        d.invalidReason = "DONE or READY with a value area";
+        d.invalidReason = "DONE, READY, READY_ASK or VIEW with a value area";
         return d;
     }
     const uint32_t size = SYNC_FIXED_BYTES + areaBytes;

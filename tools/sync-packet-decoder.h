@@ -7,6 +7,8 @@
 #ifndef SYNC_PACKET_DECODER_H
 #define SYNC_PACKET_DECODER_H
 
+#include "sync-protocol.h"
+
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -23,11 +25,12 @@ struct SyncHeaderFields
 {
     uint16_t magic{0};            //!< bytes 0-1, 0x5754 ("WT")
     uint8_t version{0};           //!< byte 2
-    uint8_t type{0};              //!< byte 3: 1 data, 2 aggregate, 3 nack, 4 done, 5 ready
+    uint8_t type{0};              //!< byte 3: 1 data, 2 aggregate, 3 nack, 4 done, 5 ready,
+                                  //!< 6 ready-ask, 7 view
     uint16_t jobId{0};            //!< bytes 4-5
     uint16_t sender{0};           //!< bytes 6-7
     uint32_t round{0};            //!< bytes 8-11
-    uint16_t cliqueId{0};         //!< bytes 12-13
+    uint16_t cliqueId{0};         //!< bytes 12-13: clique index (bits 0-5), epoch (bits 6-15)
     uint16_t contributorCount{0}; //!< bytes 14-15
     uint32_t chunkIndex{0};       //!< bytes 16-19
     uint32_t chunkCount{0};       //!< bytes 20-23
@@ -35,6 +38,11 @@ struct SyncHeaderFields
     uint32_t valueOffset{0};      //!< bytes 32-35
     uint16_t areaCount{0};        //!< bytes 36-37: value count (range count for a NACK)
     uint16_t checksum{0};         //!< bytes 38-39: Internet checksum of header + value area
+
+    /** @return the clique index (the low 6 bits of the clique field) */
+    uint16_t GetCliqueIndex() const;
+    /** @return the exclusion epoch (the high 10 bits of the clique field) */
+    uint16_t GetEpoch() const;
 };
 
 /**
@@ -97,11 +105,12 @@ struct DecodedSyncPacket
  *
  * The decoder reads the header from its documented wire layout (island-sync-header.h) and
  * applies the same validity rules as IslandSyncHeader::Deserialize, measuring the message on the
- * wire (pcap orig_len): magic, version, type 1-5, sender < 64, a non-empty contributor bitmap
- * whose population count is the contributor count, chunk index < chunk count and a DATA bitmap
- * naming exactly its sender, a non-empty NACK, no value area in DONE and READY, and a value area
- * that fits the datagram. The Internet checksum and the NACK ranges are checked only when the
- * capture holds them (a headers-only capture has them as UNVERIFIED).
+ * wire (pcap orig_len): magic, version, type 1-7, sender < 64, a non-empty contributor bitmap
+ * whose population count is the contributor count, an exclusion epoch of at most 63, chunk
+ * index < chunk count and a DATA bitmap naming exactly its sender, a non-empty NACK, no value
+ * area in DONE, READY, READY_ASK and VIEW, and a value area that fits the datagram. The Internet
+ * checksum and the NACK ranges are checked only when the capture holds them (a headers-only capture
+ * has them as UNVERIFIED).
  *
  * Sizes come from the wire length, never from the captured length, so a capture truncated by a
  * snaplen still yields the full wire and model bytes. The decoder never reads past the captured
@@ -110,12 +119,12 @@ struct DecodedSyncPacket
 class SyncPacketDecoder
 {
   public:
-    /** The sync transport's default UDP port (TrainingIslandApplication::DEFAULT_PORT). */
-    static constexpr uint16_t DEFAULT_PORT = 9477;
+    /** The sync transport's default UDP port. */
+    static constexpr uint16_t DEFAULT_PORT = SyncProtocol::DEFAULT_PORT;
     /** PPP protocol number of IPv4. */
     static constexpr uint16_t PPP_IPV4 = 0x0021;
     /** Bytes of the PPP header of ns-3's point-to-point frames. */
-    static constexpr uint32_t PPP_HEADER_BYTES = 2;
+    static constexpr uint32_t PPP_HEADER_BYTES = SyncProtocol::PPP_HEADER_BYTES;
     /** IPv4 protocol number of UDP. */
     static constexpr uint8_t IP_UDP = 17;
     /** Bytes of a UDP header. */
@@ -123,17 +132,23 @@ class SyncPacketDecoder
     /** The first two bytes of every IslandSyncHeader. */
     static constexpr uint16_t SYNC_MAGIC = 0x5754;
     /** The wire format version. */
-    static constexpr uint8_t SYNC_VERSION = 1;
+    static constexpr uint8_t SYNC_VERSION = 2;
     /** Bytes of the fixed part of an IslandSyncHeader. */
     static constexpr uint32_t SYNC_FIXED_BYTES = 40;
     /** Islands a contributor bitmap can name. */
     static constexpr uint32_t SYNC_MAX_ISLANDS = 64;
+    /** Low bits of the clique field that hold the clique index; the epoch is above them. */
+    static constexpr uint32_t SYNC_CLIQUE_BITS = 6;
+    /** The largest exclusion epoch (a clique excludes at most all but one of 64 islands). */
+    static constexpr uint16_t SYNC_MAX_EPOCH = 63;
     /** Message type numbers. */
     static constexpr uint8_t TYPE_DATA = 1;      //!< one island's chunk
     static constexpr uint8_t TYPE_AGGREGATE = 2; //!< a sum of chunks
     static constexpr uint8_t TYPE_NACK = 3;      //!< a repair request
     static constexpr uint8_t TYPE_DONE = 4;      //!< every chunk held
     static constexpr uint8_t TYPE_READY = 5;     //!< round started
+    static constexpr uint8_t TYPE_READY_ASK = 6; //!< round started, answer wanted
+    static constexpr uint8_t TYPE_VIEW = 7;      //!< the members the sender averages over
 
     /**
      * @brief Create a decoder.
@@ -159,7 +174,8 @@ class SyncPacketDecoder
 
     /**
      * @param type a message type number
-     * @return its name ("data", "aggregate", "nack", "done", "ready", "unknown")
+     * @return its name ("data", "aggregate", "nack", "done", "ready", "ready-ask", "view",
+     *         "unknown")
      */
     static const char* TypeToString(uint8_t type);
 

@@ -20,6 +20,9 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingIslandSyncHeader");
 
 NS_OBJECT_ENSURE_REGISTERED(IslandSyncHeader);
 
+static_assert(IslandSyncHeader::MAX_CLIQUES >= IslandSyncHeader::MAX_ISLANDS,
+              "the clique index must name every clique of a round of MAX_ISLANDS islands");
+
 namespace
 {
 
@@ -189,6 +192,10 @@ IslandSyncHeader::TypeToString(Type type)
         return "done";
     case READY:
         return "ready";
+    case READY_ASK:
+        return "ready-ask";
+    case VIEW:
+        return "view";
     }
     return "unknown";
 }
@@ -197,9 +204,9 @@ void
 IslandSyncHeader::Print(std::ostream& os) const
 {
     os << TypeToString(m_type) << " job=" << m_jobId << " round=" << m_round
-       << " clique=" << m_cliqueId << " sender=" << m_sender << " chunk=" << m_chunkIndex << "/"
-       << m_chunkCount << " contributors=0x" << std::hex << m_contributors << std::dec
-       << " count=" << GetContributorCount();
+       << " clique=" << GetCliqueIndex() << " epoch=" << GetEpoch() << " sender=" << m_sender
+       << " chunk=" << m_chunkIndex << "/" << m_chunkCount << " contributors=0x" << std::hex
+       << m_contributors << std::dec << " count=" << GetContributorCount();
     if (m_type == NACK)
     {
         os << " ranges=" << m_ranges.size();
@@ -221,11 +228,11 @@ IslandSyncHeader::GetSerializedSize() const
     {
         return FIXED_SIZE + RANGE_BYTES * static_cast<uint32_t>(m_ranges.size());
     }
-    if (m_type == DONE || m_type == READY)
+    if (m_type == DATA || m_type == AGGREGATE)
     {
-        return FIXED_SIZE;
+        return FIXED_SIZE + VALUE_BYTES * static_cast<uint32_t>(m_values.size());
     }
-    return FIXED_SIZE + VALUE_BYTES * static_cast<uint32_t>(m_values.size());
+    return FIXED_SIZE;
 }
 
 void
@@ -409,7 +416,7 @@ bool
 HasKnownPrefix(const uint8_t* fixed)
 {
     return GetU16(fixed) == IslandSyncHeader::MAGIC && fixed[2] == IslandSyncHeader::VERSION &&
-           fixed[3] >= IslandSyncHeader::DATA && fixed[3] <= IslandSyncHeader::READY;
+           fixed[3] >= IslandSyncHeader::DATA && fixed[3] <= IslandSyncHeader::VIEW;
 }
 
 } // namespace
@@ -495,6 +502,11 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
         NS_LOG_LOGIC("bad sender or contributors");
         return 0;
     }
+    if ((cliqueId >> CLIQUE_BITS) > MAX_EPOCH)
+    {
+        NS_LOG_LOGIC("bad epoch " << (cliqueId >> CLIQUE_BITS));
+        return 0;
+    }
     uint32_t areaBytes = 0;
     if (type == DATA || type == AGGREGATE)
     {
@@ -518,7 +530,7 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
     }
     else if (areaCount != 0)
     {
-        NS_LOG_LOGIC("DONE or READY with a value area");
+        NS_LOG_LOGIC("DONE, READY, READY_ASK or VIEW with a value area");
         return 0;
     }
     uint32_t size = FIXED_SIZE + areaBytes;
@@ -614,12 +626,39 @@ void
 IslandSyncHeader::SetCliqueId(uint16_t cliqueId)
 {
     m_cliqueId = cliqueId;
+    NS_ASSERT_MSG(GetEpoch() <= MAX_EPOCH, "exclusion epoch " << GetEpoch() << " > " << MAX_EPOCH);
 }
 
 uint16_t
 IslandSyncHeader::GetCliqueId() const
 {
     return m_cliqueId;
+}
+
+void
+IslandSyncHeader::SetCliqueIndex(uint16_t index)
+{
+    NS_ASSERT_MSG(index < MAX_CLIQUES, "clique index " << index << " >= " << MAX_CLIQUES);
+    m_cliqueId = static_cast<uint16_t>((GetEpoch() << CLIQUE_BITS) | index);
+}
+
+uint16_t
+IslandSyncHeader::GetCliqueIndex() const
+{
+    return m_cliqueId & (MAX_CLIQUES - 1);
+}
+
+void
+IslandSyncHeader::SetEpoch(uint16_t epoch)
+{
+    NS_ASSERT_MSG(epoch <= MAX_EPOCH, "exclusion epoch " << epoch << " > " << MAX_EPOCH);
+    m_cliqueId = static_cast<uint16_t>((epoch << CLIQUE_BITS) | GetCliqueIndex());
+}
+
+uint16_t
+IslandSyncHeader::GetEpoch() const
+{
+    return m_cliqueId >> CLIQUE_BITS;
 }
 
 void

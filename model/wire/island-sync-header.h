@@ -34,10 +34,24 @@ namespace ns3
  *   value area holds the ranges, half-open [begin, end) chunk indices, as pairs of uint32.
  * - DONE: a receiver holds every chunk of the contributors named in the bitmap.
  * - READY: the sender has started the round in the round field (its previous round is over),
- *   so members of its clique may start their streams toward it. Chunk index 1 asks the
- *   receiver to answer with a READY of its own current round (0: no answer wanted); chunk
- *   index 2 is a view: the contributor bitmap names the members the sender still counts on in
- *   that round (after it excluded a crashed or unreachable member).
+ *   so members of its clique may start their streams toward it; no answer is wanted.
+ * - READY_ASK: a READY that asks the receiver to answer with a READY (or a VIEW) of the
+ *   round it is in.
+ * - VIEW: the sender's view of the round in the round field: the contributor bitmap names the
+ *   members it still counts on and averages over (after it excluded a crashed or unreachable
+ *   member); the clique field names the clique.
+ *
+ * The clique field holds the clique index in its low CLIQUE_BITS bits and, above them, the
+ * exclusion epoch: how many members the sender has excluded from the clique in this round. A
+ * ring rebuilt without them has an epoch of its own, so chunks of the old ring are never taken
+ * for the new one. GetCliqueId() is the whole field (index and epoch: what tells one stream
+ * from another), GetCliqueIndex() and GetEpoch() its parts.
+ *
+ * Version 2 (this one) made READY_ASK and VIEW message types; in version 1 they were a READY
+ * whose chunk index was 1 or 2. Every message keeps its version-1 layout and size, but a
+ * version-1 READY would be misread by a version-2 receiver, so the version changed: a
+ * version-1 header is rejected like any unknown version. The chunk index of READY, READY_ASK
+ * and VIEW is 0; Deserialize() does not check it.
  *
  * Wire layout (network byte order, FIXED_SIZE = 40 bytes, then the value area):
  * @verbatim
@@ -45,6 +59,7 @@ namespace ns3
     4  job id                        u16 | 6  sender island u16
     8  round                         u32
    12  clique id                     u16 | 14 contributor count u16
+       (bits 0-5 clique index, bits 6-15 exclusion epoch <= MAX_EPOCH)
    16  chunk index                   u32
    20  chunk count                   u32
    24  contributor bitmap            u64 (bit i = island i, up to 64 islands)
@@ -54,9 +69,9 @@ namespace ns3
    @endverbatim
  *
  * Deserialize() validates everything before accepting the header: the remaining buffer must
- * hold the whole header (it never reads past the end), magic, version, type, the counts, the
- * ranges and the checksum must be consistent. It returns 0 for a truncated or corrupt header,
- * so callers must check the return value of Packet::PeekHeader / RemoveHeader.
+ * hold the whole header (it never reads past the end), magic, version, type, the epoch, the
+ * counts, the ranges and the checksum must be consistent. It returns 0 for a truncated or
+ * corrupt header, so callers must check the return value of Packet::PeekHeader / RemoveHeader.
  */
 class IslandSyncHeader : public Header
 {
@@ -69,18 +84,24 @@ class IslandSyncHeader : public Header
         NACK = 3,      //!< a repair request carrying chunk ranges
         DONE = 4,      //!< every chunk of the named contributors is held
         READY = 5,     //!< the sender has started a round (the clique barrier)
+        READY_ASK = 6, //!< a READY that asks for the receiver's READY (or VIEW) in answer
+        VIEW = 7,      //!< the members the sender averages over in a round (the bitmap)
     };
 
     /** A half-open interval of chunk indices [first, second). */
     using Range = std::pair<uint32_t, uint32_t>;
 
     static constexpr uint16_t MAGIC = 0x5754;   //!< the first two bytes of every header
-    static constexpr uint8_t VERSION = 1;       //!< the wire format version
+    static constexpr uint8_t VERSION = 2;       //!< the wire format version
     static constexpr uint32_t FIXED_SIZE = 40;  //!< bytes before the value area
     static constexpr uint32_t MAX_ISLANDS = 64; //!< islands a contributor bitmap can name
     static constexpr uint32_t VALUE_BYTES = 4;  //!< bytes of one float32 value
     static constexpr uint32_t RANGE_BYTES = 8;  //!< bytes of one NACK range
     static constexpr uint32_t MAX_SIZE = 65535; //!< largest serialized size (an IPv4 datagram)
+    static constexpr uint32_t CLIQUE_BITS = 6;  //!< low bits of the clique field: the index
+    static constexpr uint16_t MAX_CLIQUES = 1 << CLIQUE_BITS; //!< clique indices in a round
+    /** The largest exclusion epoch: a clique of at most MAX_ISLANDS excludes all but one. */
+    static constexpr uint16_t MAX_EPOCH = MAX_ISLANDS - 1;
 
     IslandSyncHeader();
 
@@ -168,10 +189,24 @@ class IslandSyncHeader : public Header
     void SetRound(uint32_t round);
     /** @return the round */
     uint32_t GetRound() const;
-    /** @param cliqueId the clique index within the round */
+    /**
+     * @brief Set the whole clique field: the clique index and the exclusion epoch.
+     * @param cliqueId the clique index + MAX_CLIQUES x the epoch (epoch at most MAX_EPOCH)
+     */
     void SetCliqueId(uint16_t cliqueId);
-    /** @return the clique index within the round */
+    /** @return the whole clique field: the clique index + MAX_CLIQUES x the epoch */
     uint16_t GetCliqueId() const;
+    /** @param index the clique index within the round (below MAX_CLIQUES); the epoch is kept */
+    void SetCliqueIndex(uint16_t index);
+    /** @return the clique index within the round */
+    uint16_t GetCliqueIndex() const;
+    /**
+     * @param epoch the exclusion epoch: members the sender has excluded from the clique in
+     *        this round (at most MAX_EPOCH); the clique index is kept
+     */
+    void SetEpoch(uint16_t epoch);
+    /** @return the exclusion epoch */
+    uint16_t GetEpoch() const;
     /**
      * @param sender the island that sent the packet (for DATA the contributor itself, for
      *        AGGREGATE the city of the FPGA that summed it)
@@ -190,7 +225,7 @@ class IslandSyncHeader : public Header
     /**
      * @brief Set the contributor bitmap; the contributor count becomes its population count.
      * @param bitmap bit i set = island i contributed (DATA, AGGREGATE) or is addressed (NACK,
-     *        DONE, READY)
+     *        DONE, READY, READY_ASK) or in the sender's view (VIEW)
      */
     void SetContributors(uint64_t bitmap);
     /** @return the contributor bitmap */
@@ -218,7 +253,7 @@ class IslandSyncHeader : public Header
 
     /**
      * @param type a message type
-     * @return its name ("data", "aggregate", "nack", "done", "ready")
+     * @return its name ("data", "aggregate", "nack", "done", "ready", "ready-ask", "view")
      */
     static const char* TypeToString(Type type);
 
@@ -227,7 +262,7 @@ class IslandSyncHeader : public Header
     uint16_t m_jobId{0};         //!< training job
     uint16_t m_sender{0};        //!< sending island
     uint32_t m_round{0};         //!< round
-    uint16_t m_cliqueId{0};      //!< clique in the round
+    uint16_t m_cliqueId{0};      //!< clique field: clique index and exclusion epoch
     uint32_t m_chunkIndex{0};    //!< chunk index
     uint32_t m_chunkCount{0};    //!< chunks of the stream
     uint64_t m_contributors{0};  //!< contributor bitmap

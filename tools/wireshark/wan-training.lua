@@ -12,11 +12,18 @@
 --
 -- The dissector is registered on the module's UDP port (9477, TrainingIslandApplication::
 -- DEFAULT_PORT; the preference "wtsync.port" changes it) and as a heuristic UDP dissector (the
--- magic "WT", version 1, a known type) for other ports.
+-- magic "WT", version 2, a known type) for other ports.
+--
+-- Version 2 made the READY that asks for an answer (ready-ask) and the membership view (view)
+-- message types of their own; version 1 sent them as a READY with chunk index 1 or 2. A
+-- version-1 header is shown as malformed (unknown version).
 --
 -- Wire layout (network byte order; 40 bytes, then the value area):
---    0 magic 0x5754 u16 | 2 version u8 | 3 type u8 (1 data, 2 aggregate, 3 nack, 4 done, 5 ready)
---    4 job u16 | 6 sender island u16 | 8 round u32 | 12 clique u16 | 14 contributor count u16
+--    0 magic 0x5754 u16 | 2 version u8 | 3 type u8 (1 data, 2 aggregate, 3 nack, 4 done,
+--      5 ready, 6 ready-ask, 7 view)
+--    4 job u16 | 6 sender island u16 | 8 round u32
+--   12 clique u16 (bits 0-5 clique index, bits 6-15 exclusion epoch <= 63)
+--   14 contributor count u16
 --   16 chunk index u32 | 20 chunk count u32 | 24 contributor bitmap u64 (bit i = island i)
 --   32 value offset u32 | 36 value count (range count for a nack) u16
 --   38 checksum u16 (Internet checksum over header + value area)
@@ -27,15 +34,21 @@
 local DEFAULT_PORT = 9477
 local FIXED_SIZE = 40
 local MAGIC = 0x5754
-local VERSION = 1
+local VERSION = 2
+local CLIQUE_BITS = 6
+local MAX_EPOCH = 63
 
-local TYPE_DATA, TYPE_AGGREGATE, TYPE_NACK, TYPE_DONE, TYPE_READY = 1, 2, 3, 4, 5
+local TYPE_DATA, TYPE_AGGREGATE, TYPE_NACK, TYPE_DONE = 1, 2, 3, 4
+local TYPE_READY, TYPE_READY_ASK, TYPE_VIEW = 5, 6, 7
+-- The names of IslandSyncHeader::TypeToString.
 local type_names = {
-    [TYPE_DATA] = "DATA",
-    [TYPE_AGGREGATE] = "AGGREGATE",
-    [TYPE_NACK] = "NACK",
-    [TYPE_DONE] = "DONE",
-    [TYPE_READY] = "READY",
+    [TYPE_DATA] = "data",
+    [TYPE_AGGREGATE] = "aggregate",
+    [TYPE_NACK] = "nack",
+    [TYPE_DONE] = "done",
+    [TYPE_READY] = "ready",
+    [TYPE_READY_ASK] = "ready-ask",
+    [TYPE_VIEW] = "view",
 }
 local checksum_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
 
@@ -48,7 +61,8 @@ f.type = ProtoField.uint8("wtsync.type", "Type", base.DEC, type_names)
 f.job = ProtoField.uint16("wtsync.job", "Job", base.DEC)
 f.sender = ProtoField.uint16("wtsync.sender", "Sender island", base.DEC)
 f.round = ProtoField.uint32("wtsync.round", "Round", base.DEC)
-f.clique = ProtoField.uint16("wtsync.clique", "Clique", base.DEC)
+f.clique = ProtoField.uint16("wtsync.clique", "Clique index", base.DEC, nil, 0x003f)
+f.epoch = ProtoField.uint16("wtsync.epoch", "Exclusion epoch", base.DEC, nil, 0xffc0)
 f.contributor_count = ProtoField.uint16("wtsync.contributor_count", "Contributor count", base.DEC)
 f.chunk_index = ProtoField.uint32("wtsync.chunk_index", "Chunk index", base.DEC)
 f.chunk_count = ProtoField.uint32("wtsync.chunk_count", "Chunk count", base.DEC)
@@ -67,11 +81,6 @@ f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
 f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
 f.padding = ProtoField.uint32("wtsync.padding", "Padding bytes", base.DEC)
 f.model_bytes = ProtoField.uint32("wtsync.model_bytes", "Model bytes", base.DEC)
--- What a READY's chunk index means (TrainingIslandApplication::READY_ASK, READY_VIEW).
-local ready_kinds = { [0] = "announce", [1] = "ask", [2] = "view" }
-f.ready_kind = ProtoField.string("wtsync.ready_kind",
-    "READY kind (announce: round started; ask: answer wanted; view: the bitmap is the sender's "
-    .. "members of the round)")
 
 local e_malformed = ProtoExpert.new("wtsync.malformed", "Malformed island sync header",
     expert.group.MALFORMED, expert.severity.ERROR)
@@ -127,7 +136,9 @@ function wtsync.dissector(tvb, pinfo, tree)
     local job = tvb(4, 2):uint()
     local sender = tvb(6, 2):uint()
     local round = tvb(8, 4):uint()
-    local clique = tvb(12, 2):uint()
+    local clique_field = tvb(12, 2):uint()
+    local clique = bit32.band(clique_field, bit32.lshift(1, CLIQUE_BITS) - 1)
+    local epoch = bit32.rshift(clique_field, CLIQUE_BITS)
     local count = tvb(14, 2):uint()
     local chunk_index = tvb(16, 4):uint()
     local chunk_count = tvb(20, 4):uint()
@@ -143,6 +154,7 @@ function wtsync.dissector(tvb, pinfo, tree)
     subtree:add(f.sender, tvb(6, 2))
     subtree:add(f.round, tvb(8, 4))
     subtree:add(f.clique, tvb(12, 2))
+    subtree:add(f.epoch, tvb(12, 2))
     subtree:add(f.contributor_count, tvb(14, 2))
     subtree:add(f.chunk_index, tvb(16, 4))
     subtree:add(f.chunk_count, tvb(20, 4))
@@ -164,14 +176,9 @@ function wtsync.dissector(tvb, pinfo, tree)
     local checksum_item = subtree:add(f.checksum, tvb(38, 2))
 
     local type_name = type_names[mtype] or "unknown"
-    if mtype == TYPE_READY then
-        local kind = ready_kinds[chunk_index] or "unknown"
-        subtree:add(f.ready_kind, kind):set_generated()
-        type_name = type_name .. "(" .. kind .. ")"
-    end
-    pinfo.cols.info = string.format("%s job=%d round=%d clique=%d sender=%d chunk=%d/%d "
-        .. "contributors={%s}", type_name, job, round, clique, sender, chunk_index, chunk_count,
-        table.concat(members, ","))
+    pinfo.cols.info = string.format("%s job=%d round=%d clique=%d epoch=%d sender=%d "
+        .. "chunk=%d/%d contributors={%s}", type_name, job, round, clique, epoch, sender,
+        chunk_index, chunk_count, table.concat(members, ","))
     subtree:append_text(string.format(", %s, round %d, sender %d, chunk %d/%d", type_name, round,
         sender, chunk_index, chunk_count))
 
@@ -187,6 +194,8 @@ function wtsync.dissector(tvb, pinfo, tree)
     elseif sender >= 64 or (bitmap_high == 0 and bitmap_low == 0)
         or count ~= popcount32(bitmap_high) + popcount32(bitmap_low) then
         problem = "bad sender or contributors"
+    elseif epoch > MAX_EPOCH then
+        problem = "bad epoch"
     elseif mtype == TYPE_DATA or mtype == TYPE_AGGREGATE then
         item_bytes = 4
         local own_low = sender < 32 and bit32.lshift(1, sender) or 0
@@ -202,7 +211,7 @@ function wtsync.dissector(tvb, pinfo, tree)
             problem = "empty NACK"
         end
     elseif area_count ~= 0 then
-        problem = "DONE or READY with a value area"
+        problem = "DONE, READY, READY_ASK or VIEW with a value area"
     end
     local size = FIXED_SIZE + item_bytes * area_count
     if problem == nil and size > reported then
