@@ -152,10 +152,11 @@ ExperimentPlots::UtilizationPlot(const TrainingExperiment::Result& result) const
 Gnuplot
 ExperimentPlots::RoundTimePlot(const TrainingExperiment::Result& result) const
 {
-    Gnuplot plot = MakePlot("Round times: simulated vs MODEL.md's prediction (tau_c + T_comm)",
-                            "predicted round time (s)",
-                            "simulated round time (s)",
-                            "set key top left\nset grid");
+    Gnuplot plot =
+        MakePlot("Round times: simulated vs the schedule model's prediction (tau_c + T_comm)",
+                 "predicted round time (s)",
+                 "simulated round time (s)",
+                 "set key top left\nset grid");
     double largest = 0;
     for (const auto& o : result.modes)
     {

@@ -137,23 +137,24 @@ ExperimentReport::ExplainDifference(const TrainingExperiment::ModeOutcome& o,
                 chain = std::max(chain, RingChainLatencyS(loads.GetRingOrder(clique)));
             }
         }
-        reasons.push_back("MODEL.md's ring latency, 2(k-1) x the largest hop latency (up to " +
-                          Format(model * 1e3, 3) +
-                          " ms), bounds the ring's critical path from above: the longest chain "
-                          "of 2(k-1) consecutive hops is " +
-                          Format(chain * 1e3, 3) + " ms on this topology");
+        reasons.push_back(
+            "the schedule model's ring latency, 2(k-1) x the largest hop latency (up to " +
+            Format(model * 1e3, 3) +
+            " ms), bounds the ring's critical path from above: the longest chain "
+            "of 2(k-1) consecutive hops is " +
+            Format(chain * 1e3, 3) + " ms on this topology");
     }
     if (o.errorDrops > 0 || o.repairs > 0)
     {
         reasons.push_back(std::to_string(o.errorDrops) + " packets lost on WAN links, " +
                           std::to_string(o.repairs) +
-                          " chunks repaired (MODEL.md assumes lossless links)");
+                          " chunks repaired (the schedule model assumes lossless links)");
     }
     if (o.queueDrops > 0)
     {
         reasons.push_back(std::to_string(o.queueDrops) +
                           " queue drops: cliques of consecutive rounds overlapped on shared links "
-                          "(MODEL.md charges each round alone)");
+                          "(the schedule model charges each round alone)");
     }
     if (o.partialAggregates > 0)
     {
@@ -175,11 +176,11 @@ ExperimentReport::ExplainDifference(const TrainingExperiment::ModeOutcome& o,
     }
     if (difference > 0 && maxBandwidth < maxLatency)
     {
-        reasons.push_back("S is small against the bandwidth-delay product (transfer " +
-                          Format(maxBandwidth * 1e3, 3) + " ms < latency " +
-                          Format(maxLatency * 1e3, 3) +
-                          " ms): pacing start-up and repair waits weigh more than MODEL.md's "
-                          "fluid model");
+        reasons.push_back(
+            "S is small against the bandwidth-delay product (transfer " +
+            Format(maxBandwidth * 1e3, 3) + " ms < latency " + Format(maxLatency * 1e3, 3) +
+            " ms): pacing start-up and repair waits weigh more than the schedule model's "
+            "fluid model");
     }
     std::string text;
     for (const auto& reason : reasons)
@@ -193,8 +194,9 @@ std::string
 ExperimentReport::DescribeBinding(const TrainingExperiment::Result& result) const
 {
     std::ostringstream table;
-    table << "\nWhat binds (MODEL.md): per schedule round, the largest latency inside a clique "
-             "and the busiest directed link with its streams (units of S)\n";
+    table
+        << "\nWhat binds (schedule model): per schedule round, the largest latency inside a clique "
+           "and the busiest directed link with its streams (units of S)\n";
     for (const TrainingExperiment::ModeOutcome& o : result.modes)
     {
         table << "  " << std::left << std::setw(12) << CapabilityModeToString(o.mode) << std::right;
@@ -215,9 +217,11 @@ ExperimentReport::DescribeBinding(const TrainingExperiment::Result& result) cons
         }
         table << "\n";
     }
-    table << "\nXi/colo: MODEL.md's drift consensus distance Xi of the schedule over colocated "
+    table << "\nXi/colo: the schedule model's drift consensus distance Xi of the schedule over "
+             "colocated "
              "training's.\n"
-             "round pred/sim, diff: mean round time (tau_c + T_comm) predicted by MODEL.md and "
+             "round pred/sim, diff: mean round time (tau_c + T_comm) predicted by the schedule "
+             "model and "
              "simulated; comm: the same for the communication part.\n"
              "t_target: simulated time until F(average model) - F* reaches the target; final "
              "loss: the same at the end.\n"
@@ -322,7 +326,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
             s.flag = "differs";
             std::string why = ExplainDifference(o, diff);
             result.notes.push_back(name + ": simulated round time " + Format(diff * 100, 3) +
-                                   "% off MODEL.md's prediction: " +
+                                   "% off the schedule model's prediction: " +
                                    (why.empty()
                                         ? "no loss, drop or FPGA timeout explains it (see " + name +
                                               ".json, rounds[].cliques)"

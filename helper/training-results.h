@@ -41,7 +41,7 @@ class QueueDiscItem;
  *
  * - per round: first start, last end, and per clique the exchange start (the last member to
  *   finish compute), end (the last member to hold everything) and communication time, next to
- *   MODEL.md's T_comm for the round (ScheduleMetrics);
+ *   the schedule model's T_comm (doc/schedule-model.rst, "Time") for the round (ScheduleMetrics);
  * - per directed link (from PhyTxBegin of WanTopologyHelper::GetTxDevice(d)): packets and bytes
  *   on the wire (PPP header included) and model bytes (the payload of DATA/AGGREGATE chunks
  *   after the fixed IslandSyncHeader: values plus padding, so one stream of a model of S bytes

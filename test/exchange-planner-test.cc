@@ -197,11 +197,11 @@ TEST(ExchangePlanner, ViewsLeaveMembersOutAndRenameTheRing)
     EXPECT_EQ(view.excluded, 0x4U); // never the island itself
     EXPECT_EQ(view.members, (std::vector<uint32_t>{0, 1}));
     EXPECT_EQ(view.sendRateBps.count(2), 0U);
-    EXPECT_EQ(view.wireClique, base.wireClique);
+    EXPECT_EQ(view.epoch, base.epoch);
 
     ExchangePlanner ring(topology, schedule, MakeConfig(CapabilityMode::RING, 100000, 0, 8));
     ExchangePlan ringView = ring.MakeViewPlan(ring.GetPlan(0, 0), 0, 0x2);
-    EXPECT_EQ(ringView.wireClique, 0 + IslandSyncHeader::MAX_ISLANDS * 1);
+    EXPECT_EQ(ringView.epoch, 1U);
     EXPECT_EQ(ringView.ring.size(), 2U);
     EXPECT_EQ(ringView.successor, 2U);
     EXPECT_EQ(ringView.predecessor, 2U);

@@ -295,7 +295,11 @@ TrainingModeTestRun::FindControlMismatch() const
         return it == map.end() ? uint64_t{0} : it->second;
     };
     std::map<uint32_t, uint64_t> total;
-    for (uint32_t type : {IslandSyncHeader::READY, IslandSyncHeader::DONE, IslandSyncHeader::NACK})
+    for (uint32_t type : {IslandSyncHeader::READY,
+                          IslandSyncHeader::READY_ASK,
+                          IslandSyncHeader::VIEW,
+                          IslandSyncHeader::DONE,
+                          IslandSyncHeader::NACK})
     {
         for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
         {

@@ -140,11 +140,10 @@ void
 CliqueMembership::SendReady(uint32_t round, uint32_t destination, bool askAnswer)
 {
     IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::READY);
+    header.SetType(askAnswer ? IslandSyncHeader::READY_ASK : IslandSyncHeader::READY);
     header.SetJobId(m_jobId);
     header.SetRound(round);
     header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(askAnswer ? READY_ASK : 0);
     header.SetContributors(Bit(m_island));
     m_callbacks.send(header, destination);
 }
@@ -153,13 +152,13 @@ void
 CliqueMembership::HandleReady(const IslandSyncHeader& header)
 {
     uint32_t peer = header.GetSender();
-    if (header.GetChunkIndex() == READY_VIEW)
+    if (header.GetType() == IslandSyncHeader::VIEW)
     {
         HandleView(header);
         return;
     }
     UpdatePeerRound(peer, header.GetRound());
-    if (header.GetChunkIndex() == READY_ASK)
+    if (header.GetType() == IslandSyncHeader::READY_ASK)
     {
         // The answer tells the asker the round this island is in, and its view when it has
         // excluded members from it.
@@ -296,12 +295,11 @@ void
 CliqueMembership::SendView(uint32_t round, uint32_t member)
 {
     IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::READY);
+    header.SetType(IslandSyncHeader::VIEW);
     header.SetJobId(m_jobId);
     header.SetRound(round);
-    header.SetCliqueId(static_cast<uint16_t>(GetBasePlan(round).clique));
+    header.SetCliqueIndex(static_cast<uint16_t>(GetBasePlan(round).clique));
     header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(READY_VIEW);
     const uint64_t view = GetView(round);
     header.SetContributors(view);
     m_callbacks.send(header, member);

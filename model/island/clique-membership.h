@@ -41,11 +41,6 @@ class WanTopology;
 class CliqueMembership
 {
   public:
-    /** The chunk index of a READY that asks for an answer. */
-    static constexpr uint32_t READY_ASK = 1;
-    /** The chunk index of a READY that carries the sender's view of the round's members. */
-    static constexpr uint32_t READY_VIEW = 2;
-
     /** Where the membership reports and what it asks of its island. */
     struct Callbacks
     {
@@ -195,8 +190,7 @@ class CliqueMembership
      */
     uint64_t GetView(uint32_t round) const;
     /**
-     * @brief Send this island's view of a round to a member (a READY with chunk index
-     * READY_VIEW).
+     * @brief Send this island's view of a round to a member (a VIEW message).
      * @param round the round
      * @param member the member told
      */

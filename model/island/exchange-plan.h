@@ -75,8 +75,8 @@ struct ExchangePlan
     uint32_t predecessor{0};                      //!< ring mode: the member we receive from
     uint32_t successor{0};                        //!< ring mode: the member we send to
     std::vector<uint32_t> segmentFirst;           //!< ring mode: k + 1 segment bounds (chunks)
-    uint16_t wireClique{0};                       //!< the clique id on the wire
-    uint64_t excluded{0};                         //!< members of the clique excluded (bitmap)
+    uint16_t epoch{0};    //!< exclusion epoch on the wire (ring: members excluded, a new ring)
+    uint64_t excluded{0}; //!< members of the clique excluded (bitmap)
 };
 
 } // namespace ns3

@@ -126,7 +126,6 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
     {
         plan.members = m_schedule.GetRound(scheduleRound)[plan.clique];
     }
-    plan.wireClique = static_cast<uint16_t>(plan.clique);
     if (plan.members.size() < 2)
     {
         return plan;
@@ -351,10 +350,9 @@ ExchangePlanner::MakeViewPlan(const ExchangePlan& base,
     }
     if (plan.mode == CapabilityMode::RING)
     {
-        // A new ring over the remaining members, with a clique id of its own on the wire.
-        const uint32_t excludedCount = std::bitset<64>(plan.excluded).count();
-        plan.wireClique =
-            static_cast<uint16_t>(base.clique + IslandSyncHeader::MAX_ISLANDS * excludedCount);
+        // A new ring over the remaining members, in an epoch of its own on the wire, so that
+        // chunks of the old ring are not taken for the new one.
+        plan.epoch = static_cast<uint16_t>(std::bitset<64>(plan.excluded).count());
         plan.ring.clear();
         plan.segmentFirst.clear();
         plan.sendRateBps.clear();

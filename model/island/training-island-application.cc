@@ -118,27 +118,28 @@ TrainingIslandApplication::GetTypeId()
                           UintegerValue(1),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_objectiveSeed),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("Mode",
-                          "How a clique exchanges its models (MODEL.md capability modes): "
-                          "unicast, multicast (needs SetMulticastGroups), aggregation (needs "
-                          "in-line FPGAs), both, or ring (the unicast ring all-reduce baseline: "
-                          "reduce-scatter and all-gather around LinkLoadModel's ring order); "
-                          "tree is analytic only and rejected.",
-                          EnumValue(static_cast<int>(CapabilityMode::UNICAST)),
-                          MakeEnumAccessor(&TrainingIslandApplication::SetModeValue,
-                                           &TrainingIslandApplication::GetModeValue),
-                          MakeEnumChecker(static_cast<int>(CapabilityMode::UNICAST),
-                                          "unicast",
-                                          static_cast<int>(CapabilityMode::MULTICAST),
-                                          "multicast",
-                                          static_cast<int>(CapabilityMode::AGGREGATION),
-                                          "aggregation",
-                                          static_cast<int>(CapabilityMode::BOTH),
-                                          "both",
-                                          static_cast<int>(CapabilityMode::RING),
-                                          "ring",
-                                          static_cast<int>(CapabilityMode::TREE),
-                                          "tree"))
+            .AddAttribute(
+                "Mode",
+                "How a clique exchanges its models (doc/schedule-model.rst, capability modes): "
+                "unicast, multicast (needs SetMulticastGroups), aggregation (needs "
+                "in-line FPGAs), both, or ring (the unicast ring all-reduce baseline: "
+                "reduce-scatter and all-gather around LinkLoadModel's ring order); "
+                "tree is analytic only and rejected.",
+                EnumValue(static_cast<int>(CapabilityMode::UNICAST)),
+                MakeEnumAccessor(&TrainingIslandApplication::SetModeValue,
+                                 &TrainingIslandApplication::GetModeValue),
+                MakeEnumChecker(static_cast<int>(CapabilityMode::UNICAST),
+                                "unicast",
+                                static_cast<int>(CapabilityMode::MULTICAST),
+                                "multicast",
+                                static_cast<int>(CapabilityMode::AGGREGATION),
+                                "aggregation",
+                                static_cast<int>(CapabilityMode::BOTH),
+                                "both",
+                                static_cast<int>(CapabilityMode::RING),
+                                "ring",
+                                static_cast<int>(CapabilityMode::TREE),
+                                "tree"))
             .AddAttribute("StreamRate",
                           "Pacing rate of every stream on the wire; 0 uses each stream's "
                           "bottleneck share of the round.",
@@ -584,8 +585,8 @@ TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
         return NO_RING_STEP;
     }
     const ExchangePlan& plan = GetPlan(header.GetRound());
-    if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
-        header.GetChunkCount() != plan.chunkCount)
+    if (plan.ring.size() < 2 || header.GetCliqueIndex() != plan.clique ||
+        header.GetEpoch() != plan.epoch || header.GetChunkCount() != plan.chunkCount)
     {
         return NO_RING_STEP;
     }
@@ -1374,7 +1375,8 @@ TrainingIslandApplication::SendChunk(uint32_t round,
     header.SetType(IslandSyncHeader::DATA);
     header.SetJobId(m_jobId);
     header.SetRound(round);
-    header.SetCliqueId(plan.wireClique);
+    header.SetCliqueIndex(static_cast<uint16_t>(plan.clique));
+    header.SetEpoch(plan.epoch);
     header.SetSender(static_cast<uint16_t>(m_island));
     header.SetChunkIndex(chunk);
     header.SetChunkCount(plan.chunkCount);
@@ -1478,7 +1480,8 @@ TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
     header.SetType(type);
     header.SetJobId(m_jobId);
     header.SetRound(round);
-    header.SetCliqueId(plan.wireClique);
+    header.SetCliqueIndex(static_cast<uint16_t>(plan.clique));
+    header.SetEpoch(plan.epoch);
     header.SetSender(static_cast<uint16_t>(m_island));
     header.SetChunkCount(plan.chunkCount);
     source = key;
@@ -1948,14 +1951,17 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
             ++m_rejectedPackets;
             continue;
         }
-        if (m_crashed &&
-            (header.GetType() == IslandSyncHeader::READY || header.GetRound() >= m_crashRound))
+        // The barrier's messages: READY, READY_ASK and VIEW.
+        const bool barrier = header.GetType() == IslandSyncHeader::READY ||
+                             header.GetType() == IslandSyncHeader::READY_ASK ||
+                             header.GetType() == IslandSyncHeader::VIEW;
+        if (m_crashed && (barrier || header.GetRound() >= m_crashRound))
         {
             // Gone: nothing about the round of the crash or a later one is answered.
             continue;
         }
         m_membership->NoteAlive(header.GetSender(), header.GetRound());
-        if (header.GetRound() == m_round && header.GetType() != IslandSyncHeader::READY)
+        if (header.GetRound() == m_round && !barrier)
         {
             m_membership->RefreshView(header.GetSender());
         }
@@ -1972,6 +1978,8 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
             HandleDone(header);
             break;
         case IslandSyncHeader::READY:
+        case IslandSyncHeader::READY_ASK:
+        case IslandSyncHeader::VIEW:
             m_membership->HandleReady(header);
             break;
         }
@@ -2010,8 +2018,9 @@ TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t 
             m_membership->NoteAlive(member, round);
         }
     }
-    if (plan.members.size() < 2 || header.GetCliqueId() != plan.wireClique ||
-        (contributors & ~others) != 0 || header.GetChunkCount() != plan.chunkCount)
+    if (plan.members.size() < 2 || header.GetCliqueIndex() != plan.clique ||
+        header.GetEpoch() != plan.epoch || (contributors & ~others) != 0 ||
+        header.GetChunkCount() != plan.chunkCount)
     {
         ++m_rejectedPackets;
         return;
@@ -2110,8 +2119,9 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
     }
     const ExchangePlan& plan = GetPlan(round);
     const uint32_t chunk = header.GetChunkIndex();
-    if (plan.ring.size() < 2 || header.GetCliqueId() != plan.wireClique ||
-        header.GetChunkCount() != plan.chunkCount || header.GetSender() != plan.predecessor)
+    if (plan.ring.size() < 2 || header.GetCliqueIndex() != plan.clique ||
+        header.GetEpoch() != plan.epoch || header.GetChunkCount() != plan.chunkCount ||
+        header.GetSender() != plan.predecessor)
     {
         ++m_rejectedPackets;
         if (round == m_round && header.GetSender() != plan.predecessor)

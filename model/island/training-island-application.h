@@ -72,10 +72,6 @@ class TrainingIslandApplication : public Application
     static constexpr uint32_t ALL_MEMBERS = UINT32_MAX;
     /** What GetRingStep returns for a header that is no chunk of a ring step. */
     static constexpr uint32_t NO_RING_STEP = UINT32_MAX;
-    /** The chunk index of a READY that asks for an answer. */
-    static constexpr uint32_t READY_ASK = CliqueMembership::READY_ASK;
-    /** The chunk index of a READY that carries the sender's view of the round's members. */
-    static constexpr uint32_t READY_VIEW = CliqueMembership::READY_VIEW;
     /** The CrashRound of an island that never crashes. */
     static constexpr uint32_t NEVER = UINT32_MAX;
 
@@ -275,8 +271,8 @@ class TrainingIslandApplication : public Application
 
     /**
      * TracedCallback signature of a control message handed to the socket: a READY (the round
-     * barrier, its answer, or a membership view), a DONE or a NACK. Its UDP payload is the
-     * header alone (header.GetSerializedSize() bytes).
+     * barrier or its answer), a READY_ASK, a VIEW (a membership view), a DONE or a NACK. Its UDP
+     * payload is the header alone (header.GetSerializedSize() bytes).
      * @param island the sending island
      * @param destination the island it is sent to
      * @param header the message's header
@@ -770,7 +766,7 @@ class TrainingIslandApplication : public Application
         m_chunkReceivedTrace;                                             //!< chunk received
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_repairTrace; //!< NACK sent
     TracedCallback<uint32_t, uint32_t, const IslandSyncHeader&>
-        m_controlSentTrace; //!< READY, DONE or NACK sent
+        m_controlSentTrace; //!< READY, READY_ASK, VIEW, DONE or NACK sent
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&>
         m_roundAbandonedTrace; //!< round abandoned
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&>
