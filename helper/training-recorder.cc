@@ -57,11 +57,7 @@ TrainingRecorder::TrainingRecorder(const WanTopologyHelper& scenario,
     m_apps.front()->GetAttribute("Port", port);
     m_port = static_cast<uint16_t>(port.Get());
 
-    m_startS.assign(m_rounds, std::vector<double>(n, -1));
-    m_exchangeS.assign(m_rounds, std::vector<double>(n, -1));
-    m_endS.assign(m_rounds, std::vector<double>(n, -1));
-    m_status.assign(m_rounds, std::vector<RoundStatus>(n, PENDING));
-    m_contributors.assign(m_rounds, std::vector<uint64_t>(n, 0));
+    m_table.assign(m_rounds, std::vector<IslandRound>(n));
     m_islands.assign(n, IslandCounters());
     m_links.assign(m_topology.GetNDirectedLinks(), LinkCounters());
 
@@ -149,9 +145,22 @@ TrainingRecorder::SetCallbacks(ParametersCallback exchangeStarted,
 }
 
 void
+TrainingRecorder::Notify(const ParametersCallback& callback,
+                         uint32_t island,
+                         uint32_t round,
+                         uint32_t clique,
+                         const std::vector<float>& parameters)
+{
+    if (!callback.IsNull())
+    {
+        callback(island, round, clique, parameters);
+    }
+}
+
+void
 TrainingRecorder::OnRoundStarted(uint32_t island, uint32_t round)
 {
-    m_startS[round][island] = Simulator::Now().GetSeconds();
+    m_table[round][island].startS = Simulator::Now().GetSeconds();
 }
 
 void
@@ -160,11 +169,8 @@ TrainingRecorder::OnExchangeStarted(uint32_t island,
                                     uint32_t clique,
                                     const std::vector<float>& parameters)
 {
-    m_exchangeS[round][island] = Simulator::Now().GetSeconds();
-    if (!m_exchangeStarted.IsNull())
-    {
-        m_exchangeStarted(island, round, clique, parameters);
-    }
+    m_table[round][island].exchangeStartS = Simulator::Now().GetSeconds();
+    Notify(m_exchangeStarted, island, round, clique, parameters);
 }
 
 void
@@ -173,14 +179,12 @@ TrainingRecorder::OnRoundFinished(uint32_t island,
                                   uint32_t clique,
                                   const std::vector<float>& parameters)
 {
-    m_endS[round][island] = Simulator::Now().GetSeconds();
+    IslandRound& record = m_table[round][island];
+    record.endS = Simulator::Now().GetSeconds();
     ++m_islands[island].roundsCompleted;
-    m_status[round][island] = COMPLETED;
-    m_contributors[round][island] = m_apps[island]->GetRoundContributors();
-    if (!m_roundFinished.IsNull())
-    {
-        m_roundFinished(island, round, clique, parameters);
-    }
+    record.status = COMPLETED;
+    record.contributors = m_apps[island]->GetRoundContributors();
+    Notify(m_roundFinished, island, round, clique, parameters);
 }
 
 void
@@ -189,7 +193,7 @@ TrainingRecorder::OnRoundAbandoned(uint32_t island,
                                    uint32_t clique,
                                    const std::string& reason)
 {
-    m_status[round][island] = ABANDONED;
+    m_table[round][island].status = ABANDONED;
     m_reasons[{round, island}] = reason;
     if (clique != CliqueSchedule::IDLE && !m_outcome.IsNull())
     {
@@ -211,9 +215,9 @@ TrainingRecorder::OnCrashed(uint32_t island, uint32_t round)
 {
     for (uint32_t r = round; r < m_rounds; ++r)
     {
-        if (m_status[r][island] == PENDING)
+        if (m_table[r][island].status == PENDING)
         {
-            m_status[r][island] = CRASHED;
+            m_table[r][island].status = CRASHED;
         }
         uint32_t clique = m_schedule.GetCliqueOf(r % m_schedule.GetNRounds(), island);
         if (clique != CliqueSchedule::IDLE && !m_outcome.IsNull())
@@ -353,31 +357,19 @@ TrainingRecorder::GetIslandCounters(uint32_t city) const
 TrainingRecorder::RoundStatus
 TrainingRecorder::GetRoundStatus(uint32_t round, uint32_t island) const
 {
-    return m_status.at(round).at(island);
+    return m_table.at(round).at(island).status;
 }
 
 uint64_t
 TrainingRecorder::GetContributors(uint32_t round, uint32_t island) const
 {
-    return m_contributors.at(round).at(island);
+    return m_table.at(round).at(island).contributors;
 }
 
-double
-TrainingRecorder::GetStartS(uint32_t round, uint32_t island) const
+const TrainingRecorder::IslandRound&
+TrainingRecorder::GetIslandRound(uint32_t round, uint32_t island) const
 {
-    return m_startS.at(round).at(island);
-}
-
-double
-TrainingRecorder::GetExchangeStartS(uint32_t round, uint32_t island) const
-{
-    return m_exchangeS.at(round).at(island);
-}
-
-double
-TrainingRecorder::GetEndS(uint32_t round, uint32_t island) const
-{
-    return m_endS.at(round).at(island);
+    return m_table.at(round).at(island);
 }
 
 std::string
@@ -428,8 +420,9 @@ TrainingRecorder::GetTimeLimitS() const
 bool
 TrainingRecorder::IsRoundComplete(uint32_t round) const
 {
-    return std::all_of(m_status.at(round).begin(), m_status.at(round).end(), [](RoundStatus s) {
-        return s == COMPLETED || s == CRASHED;
+    const std::vector<IslandRound>& islands = m_table.at(round);
+    return std::all_of(islands.begin(), islands.end(), [](const IslandRound& record) {
+        return record.status == COMPLETED || record.status == CRASHED;
     });
 }
 
@@ -450,11 +443,11 @@ double
 TrainingRecorder::GetTrainingTimeS() const
 {
     double lastEnd = 0;
-    for (const auto& ends : m_endS)
+    for (const auto& islands : m_table)
     {
-        for (double t : ends)
+        for (const IslandRound& record : islands)
         {
-            lastEnd = std::max(lastEnd, t);
+            lastEnd = std::max(lastEnd, record.endS);
         }
     }
     return lastEnd;
@@ -486,7 +479,7 @@ TrainingRecorder::Finish(double timeLimitS, bool stoppedByTimeLimit)
         const std::string state = m_apps[i]->DescribeState();
         for (uint32_t r = 0; r < m_rounds; ++r)
         {
-            if (m_status[r][i] == PENDING)
+            if (m_table[r][i].status == PENDING)
             {
                 m_reasons[{r, i}] = why.str() + "; " + m_topology.GetCity(i).id + ": " + state;
             }

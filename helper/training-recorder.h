@@ -77,6 +77,16 @@ class TrainingRecorder
         CRASHED = 3,   //!< the island crashed before the round
     };
 
+    /** What one island did in one round. */
+    struct IslandRound
+    {
+        double startS{-1};           //!< round start (negative: never)
+        double exchangeStartS{-1};   //!< exchange start (negative: never)
+        double endS{-1};             //!< round end with an average (negative: never)
+        RoundStatus status{PENDING}; //!< outcome
+        uint64_t contributors{0};    //!< contributor bitmap of its average (0 unless COMPLETED)
+    };
+
     /** Traffic and repairs of one island. */
     struct IslandCounters
     {
@@ -190,21 +200,9 @@ class TrainingRecorder
     /**
      * @param round a round
      * @param island an island
-     * @return when it started the round in seconds (negative: never)
+     * @return what it did in the round (times, outcome, contributors)
      */
-    double GetStartS(uint32_t round, uint32_t island) const;
-    /**
-     * @param round a round
-     * @param island an island
-     * @return when it started the round's exchange in seconds (negative: never)
-     */
-    double GetExchangeStartS(uint32_t round, uint32_t island) const;
-    /**
-     * @param round a round
-     * @param island an island
-     * @return when it ended the round with an average in seconds (negative: never)
-     */
-    double GetEndS(uint32_t round, uint32_t island) const;
+    const IslandRound& GetIslandRound(uint32_t round, uint32_t island) const;
     /**
      * @param round a round
      * @param island an island
@@ -256,6 +254,19 @@ class TrainingRecorder
 
   private:
     /**
+     * @brief Tell a callback of an exchange start or round end, if it is set.
+     * @param callback the callback
+     * @param island the island
+     * @param round the round
+     * @param clique its clique
+     * @param parameters its parameters
+     */
+    static void Notify(const ParametersCallback& callback,
+                       uint32_t island,
+                       uint32_t round,
+                       uint32_t clique,
+                       const std::vector<float>& parameters);
+    /**
      * @brief Connect to the trace sources of every application.
      */
     void ConnectApplications();
@@ -265,117 +276,59 @@ class TrainingRecorder
      * @param d the directed link
      */
     void ConnectLink(const WanTopologyHelper& scenario, uint32_t d);
-    /**
-     * @param island the island
-     * @param round the round
-     */
-    void OnRoundStarted(uint32_t island, uint32_t round);
-    /**
-     * @param island the island
-     * @param round the round
-     * @param clique its clique
-     * @param parameters its contribution
-     */
-    void OnExchangeStarted(uint32_t island,
-                           uint32_t round,
-                           uint32_t clique,
-                           const std::vector<float>& parameters);
-    /**
-     * @param island the island
-     * @param round the round
-     * @param clique its clique
-     * @param parameters its new parameters
-     */
-    void OnRoundFinished(uint32_t island,
-                         uint32_t round,
-                         uint32_t clique,
-                         const std::vector<float>& parameters);
-    /**
-     * @param island the island
-     * @param round the round
-     * @param clique its clique
-     * @param reason why
-     */
+    /** RoundAbandoned sink: the round ended on the island without an average. */
     void OnRoundAbandoned(uint32_t island,
                           uint32_t round,
                           uint32_t clique,
                           const std::string& reason);
-    /**
-     * @param island the island that excludes
-     * @param round the round
-     * @param member the member excluded
-     * @param reason why
-     */
+    /** MemberExcluded sink: an island left a member out of its clique. */
     void OnMemberExcluded(uint32_t island,
                           uint32_t round,
                           uint32_t member,
                           const std::string& reason);
-    /**
-     * @param island the island
-     * @param round the first round it takes no part in
-     */
+    /** Crashed sink: the island's remaining rounds are over. */
     void OnCrashed(uint32_t island, uint32_t round);
-    /**
-     * @param island the sender
-     * @param destination the receiver
-     * @param header the chunk header
-     * @param modelBytes the chunk's model bytes
-     * @param resent whether it is a repair
-     */
+    /** RoundStarted sink: when the island started the round. */
+    void OnRoundStarted(uint32_t island, uint32_t round);
+    /** ExchangeStarted sink: when the island started the round's exchange. */
+    void OnExchangeStarted(uint32_t island,
+                           uint32_t round,
+                           uint32_t clique,
+                           const std::vector<float>& parameters);
+    /** RoundFinished sink: the island ended the round with an average. */
+    void OnRoundFinished(uint32_t island,
+                         uint32_t round,
+                         uint32_t clique,
+                         const std::vector<float>& parameters);
+    /** ChunkSent sink: the sender's egress model bytes, chunks and repairs. */
     void OnChunkSent(uint32_t island,
                      uint32_t destination,
                      const IslandSyncHeader& header,
                      uint32_t modelBytes,
                      bool resent);
-    /**
-     * @param island the receiver
-     * @param header the chunk header
-     * @param modelBytes the chunk's model bytes
-     * @param duplicate whether it added nothing
-     */
+    /** ChunkReceived sink: the receiver's ingress model bytes and duplicates. */
     void OnChunkReceived(uint32_t island,
                          const IslandSyncHeader& header,
                          uint32_t modelBytes,
                          bool duplicate);
-    /**
-     * @param island the requester
-     * @param source the contributor
-     * @param round the round
-     * @param chunks chunks requested
-     */
+    /** RepairRequested sink: the requester's NACKs and chunks asked for. */
     void OnRepairRequested(uint32_t island, uint32_t source, uint32_t round, uint32_t chunks);
-    /**
-     * @param d the directed link
-     * @param packet the packet, PPP header included
-     */
+    /** PhyTxBegin sink of directed link d: packets, bytes and model bytes. */
     void OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet);
-    /**
-     * @param d the directed link
-     * @param packet the lost packet
-     */
+    /** Receive error model loss on directed link d. */
     void OnErrorDrop(uint32_t d, Ptr<const Packet> packet);
-    /**
-     * @param d the directed link
-     * @param packet the packet the device queue dropped
-     */
+    /** MacTxDrop sink of directed link d: the device queue dropped a packet. */
     void OnQueueDrop(uint32_t d, Ptr<const Packet> packet);
-    /**
-     * @param d the directed link
-     * @param item the item the queue disc dropped
-     */
+    /** Drop sink of the queue disc of directed link d. */
     void OnQueueDiscDrop(uint32_t d, Ptr<const QueueDiscItem> item);
 
-    WanTopology m_topology;                              //!< the topology
-    CliqueSchedule m_schedule;                           //!< the schedule
-    std::vector<Ptr<TrainingIslandApplication>> m_apps;  //!< by city
-    std::vector<Ptr<AggregatorNetDevice>> m_aggregators; //!< by city (null: no FPGA)
-    uint32_t m_rounds{0};                                //!< rounds of the run
-    uint16_t m_port{0};                                  //!< the transport's UDP port
-    std::vector<std::vector<double>> m_startS;           //!< [round][island] round start
-    std::vector<std::vector<double>> m_exchangeS;        //!< [round][island] exchange start
-    std::vector<std::vector<double>> m_endS;             //!< [round][island] round end
-    std::vector<std::vector<RoundStatus>> m_status;      //!< [round][island] outcome
-    std::vector<std::vector<uint64_t>> m_contributors;   //!< [round][island] contributors
+    WanTopology m_topology;                                         //!< the topology
+    CliqueSchedule m_schedule;                                      //!< the schedule
+    std::vector<Ptr<TrainingIslandApplication>> m_apps;             //!< by city
+    std::vector<Ptr<AggregatorNetDevice>> m_aggregators;            //!< by city (null: no FPGA)
+    uint32_t m_rounds{0};                                           //!< rounds of the run
+    uint16_t m_port{0};                                             //!< the transport's UDP port
+    std::vector<std::vector<IslandRound>> m_table;                  //!< [round][island]
     std::map<std::pair<uint32_t, uint32_t>, std::string> m_reasons; //!< (round, island) -> why
     std::vector<Exclusion> m_exclusions;                            //!< exclusions, in time order
     std::vector<RouteChange> m_routeChanges;            //!< route changes, in time order

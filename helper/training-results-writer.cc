@@ -111,7 +111,7 @@ TrainingResultsWriter::SetFaultPlanJson(const std::string& text)
 std::string
 TrainingResultsWriter::ToJson() const
 {
-    const Totals totals = GetTotals();
+    const TrainingRunSummary::Summary totals = GetTotals();
     json doc;
     doc["config"] = json::parse(m_configJson);
     doc["rounds"] = GetRounds();
@@ -149,24 +149,24 @@ TrainingResultsWriter::WriteFile(const std::string& path) const
     }
 }
 
-TrainingResultsWriter::Totals
+TrainingRunSummary::Summary
 TrainingResultsWriter::GetTotals() const
 {
     const WanTopology& topology = m_recorder.GetTopology();
-    Totals t;
+    TrainingRunSummary::Summary t;
     for (uint32_t i = 0; i < topology.GetNCities(); ++i)
     {
         Ptr<TrainingIslandApplication> app = m_recorder.GetApplication(i);
         t.repairs += m_recorder.GetIslandCounters(i).repairs;
-        t.failed += app->GetFailure().empty() ? 0 : 1;
-        t.abandoned += app->GetAbandonedRounds();
-        t.crashed += app->HasCrashed() ? 1 : 0;
+        t.failedIslands += app->GetFailure().empty() ? 0 : 1;
+        t.roundsAbandoned += app->GetAbandonedRounds();
+        t.crashedIslands += app->HasCrashed() ? 1 : 0;
         Ptr<AggregatorNetDevice> device = m_recorder.GetAggregator(i);
         if (device)
         {
-            t.aggregates += device->GetAggregatesOut();
-            t.partials += device->GetTimeouts();
-            t.passThroughs += device->GetPassThroughs();
+            t.fpgaAggregates += device->GetAggregatesOut();
+            t.fpgaPartialAggregates += device->GetTimeouts();
+            t.fpgaPassThroughs += device->GetPassThroughs();
         }
     }
     for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
@@ -182,6 +182,13 @@ TrainingResultsWriter::GetTotals() const
     {
         t.roundsComplete += m_recorder.IsRoundComplete(r) ? 1 : 0;
     }
+    t.complete = m_recorder.IsComplete();
+    t.exclusions = m_recorder.GetExclusions().size();
+    t.partitioned = m_recorder.WasPartitioned();
+    t.stoppedByTimeLimit = m_recorder.WasStoppedByTimeLimit();
+    t.trainingTimeS = m_recorder.GetTrainingTimeS();
+    t.finalLoss = m_sampler.GetSamples().back().loss;
+    t.finalConsensus = m_sampler.GetSamples().back().consensus;
     return t;
 }
 
@@ -225,12 +232,12 @@ TrainingResultsWriter::GetRound(uint32_t r, const ScheduleMetrics& metrics) cons
     double end = -1;
     for (uint32_t i = 0; i < m_recorder.GetTopology().GetNCities(); ++i)
     {
-        const double startS = m_recorder.GetStartS(r, i);
-        if (startS >= 0 && (start < 0 || startS < start))
+        const TrainingRecorder::IslandRound& record = m_recorder.GetIslandRound(r, i);
+        if (record.startS >= 0 && (start < 0 || record.startS < start))
         {
-            start = startS;
+            start = record.startS;
         }
-        end = std::max(end, m_recorder.GetEndS(r, i));
+        end = std::max(end, record.endS);
     }
     bool complete = m_recorder.IsRoundComplete(r);
     json unfinished = GetUnfinishedIslands(r);
@@ -303,15 +310,15 @@ TrainingResultsWriter::GetCliqueSpan(uint32_t r,
     bool anyCompleted = false;
     for (uint32_t member : schedule.GetRound(r % schedule.GetNRounds())[c])
     {
-        const TrainingRecorder::RoundStatus status = m_recorder.GetRoundStatus(r, member);
-        if (status == TrainingRecorder::COMPLETED)
+        const TrainingRecorder::IslandRound& record = m_recorder.GetIslandRound(r, member);
+        if (record.status == TrainingRecorder::COMPLETED)
         {
             anyCompleted = true;
-            exchangeStartS = std::max(exchangeStartS, m_recorder.GetExchangeStartS(r, member));
-            endS = std::max(endS, m_recorder.GetEndS(r, member));
+            exchangeStartS = std::max(exchangeStartS, record.exchangeStartS);
+            endS = std::max(endS, record.endS);
         }
-        complete = complete &&
-                   (status == TrainingRecorder::COMPLETED || status == TrainingRecorder::CRASHED);
+        complete = complete && (record.status == TrainingRecorder::COMPLETED ||
+                                record.status == TrainingRecorder::CRASHED);
     }
     return complete && anyCompleted;
 }
@@ -487,7 +494,7 @@ TrainingResultsWriter::GetIslands() const
 }
 
 json
-TrainingResultsWriter::GetVerification(const Totals& totals) const
+TrainingResultsWriter::GetVerification(const TrainingRunSummary::Summary& totals) const
 {
     const uint32_t rounds = m_recorder.GetNRounds();
     return {{"rounds_verified", m_verifier.GetRoundsVerified()},
@@ -568,42 +575,41 @@ TrainingResultsWriter::GetRouteChanges() const
 }
 
 json
-TrainingResultsWriter::GetFaults(const Totals& totals) const
+TrainingResultsWriter::GetFaults(const TrainingRunSummary::Summary& totals) const
 {
     return {{"plan", json::parse(m_faultPlanJson)},
             {"route_changes", GetRouteChanges()},
-            {"partitioned", m_recorder.WasPartitioned()},
-            {"exclusions", m_recorder.GetExclusions().size()},
-            {"rounds_abandoned", totals.abandoned},
-            {"crashed_islands", totals.crashed},
+            {"partitioned", totals.partitioned},
+            {"exclusions", totals.exclusions},
+            {"rounds_abandoned", totals.roundsAbandoned},
+            {"crashed_islands", totals.crashedIslands},
             {"time_limit_s", m_recorder.GetTimeLimitS()},
-            {"stopped_by_time_limit", m_recorder.WasStoppedByTimeLimit()}};
+            {"stopped_by_time_limit", totals.stoppedByTimeLimit}};
 }
 
 json
-TrainingResultsWriter::GetSummary(const Totals& totals) const
+TrainingResultsWriter::GetSummary(const TrainingRunSummary::Summary& totals) const
 {
-    const TrainingLossSampler::Sample& last = m_sampler.GetSamples().back();
-    return {{"complete", m_recorder.IsComplete()},
+    return {{"complete", totals.complete},
             {"rounds_complete", totals.roundsComplete},
-            {"rounds_abandoned", totals.abandoned},
-            {"crashed_islands", totals.crashed},
-            {"exclusions", m_recorder.GetExclusions().size()},
-            {"partitioned", m_recorder.WasPartitioned()},
-            {"stopped_by_time_limit", m_recorder.WasStoppedByTimeLimit()},
+            {"rounds_abandoned", totals.roundsAbandoned},
+            {"crashed_islands", totals.crashedIslands},
+            {"exclusions", totals.exclusions},
+            {"partitioned", totals.partitioned},
+            {"stopped_by_time_limit", totals.stoppedByTimeLimit},
             {"link_down_drops", totals.linkDownDrops},
             {"reordered", totals.reordered},
             {"duplicated", totals.duplicated},
-            {"failed_islands", totals.failed},
-            {"training_time_s", m_recorder.GetTrainingTimeS()},
+            {"failed_islands", totals.failedIslands},
+            {"training_time_s", totals.trainingTimeS},
             {"repairs", totals.repairs},
             {"error_drops", totals.errorDrops},
             {"queue_drops", totals.queueDrops},
-            {"fpga_aggregates", totals.aggregates},
-            {"fpga_partial_aggregates", totals.partials},
-            {"fpga_pass_throughs", totals.passThroughs},
-            {"final_loss", last.loss},
-            {"final_consensus", last.consensus}};
+            {"fpga_aggregates", totals.fpgaAggregates},
+            {"fpga_partial_aggregates", totals.fpgaPartialAggregates},
+            {"fpga_pass_throughs", totals.fpgaPassThroughs},
+            {"final_loss", totals.finalLoss},
+            {"final_consensus", totals.finalConsensus}};
 }
 
 } // namespace ns3

@@ -7,6 +7,8 @@
 #ifndef TRAINING_RESULTS_WRITER_H
 #define TRAINING_RESULTS_WRITER_H
 
+#include "training-run-summary.h"
+
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
@@ -68,26 +70,8 @@ class TrainingResultsWriter
     void WriteFile(const std::string& path) const;
 
   private:
-    /** Counts over islands and links that several sections report. */
-    struct Totals
-    {
-        uint64_t repairs{0};        //!< chunks resent
-        uint64_t errorDrops{0};     //!< random losses
-        uint64_t queueDrops{0};     //!< queue drops
-        uint64_t linkDownDrops{0};  //!< losses to down links
-        uint64_t reordered{0};      //!< packets delivered late
-        uint64_t duplicated{0};     //!< packets delivered twice
-        uint32_t failed{0};         //!< islands that failed
-        uint64_t aggregates{0};     //!< FPGA aggregates
-        uint64_t partials{0};       //!< FPGA partial aggregates
-        uint64_t passThroughs{0};   //!< FPGA pass-throughs
-        uint32_t abandoned{0};      //!< rounds abandoned
-        uint32_t crashed{0};        //!< islands crashed
-        uint32_t roundsComplete{0}; //!< rounds every island completed or had crashed in
-    };
-
-    /** @return the totals of the run */
-    Totals GetTotals() const;
+    /** @return the totals of the run, as the `summary` section holds them */
+    TrainingRunSummary::Summary GetTotals() const;
     /**
      * @param bits a set of islands
      * @return their city ids
@@ -148,7 +132,7 @@ class TrainingResultsWriter
      * @param totals the run's totals
      * @return the `verification` section
      */
-    nlohmann::json GetVerification(const Totals& totals) const;
+    nlohmann::json GetVerification(const TrainingRunSummary::Summary& totals) const;
     /**
      * @brief Add the training curves: `loss`, `consensus`, their definition, `optimal_loss`.
      * @param doc the document
@@ -162,12 +146,12 @@ class TrainingResultsWriter
      * @param totals the run's totals
      * @return the `faults` section
      */
-    nlohmann::json GetFaults(const Totals& totals) const;
+    nlohmann::json GetFaults(const TrainingRunSummary::Summary& totals) const;
     /**
      * @param totals the run's totals
      * @return the `summary` section
      */
-    nlohmann::json GetSummary(const Totals& totals) const;
+    nlohmann::json GetSummary(const TrainingRunSummary::Summary& totals) const;
 
     const TrainingRecorder& m_recorder;      //!< what the run did
     const CliqueAverageVerifier& m_verifier; //!< the verification

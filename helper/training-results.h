@@ -89,102 +89,52 @@ class TrainingResults
     /** @return the writer of the results JSON */
     const TrainingResultsWriter& GetWriter() const;
 
-    /**
-     * @brief Set the `config` object of the results.
-     * @param json a JSON object (text)
-     */
+    /** @copydoc TrainingResultsWriter::SetConfigJson */
     void SetConfigJson(const std::string& json);
-    /**
-     * @brief Set the `faults.plan` object of the results.
-     * @param json a JSON object (text)
-     */
+    /** @copydoc TrainingResultsWriter::SetFaultPlanJson */
     void SetFaultPlanJson(const std::string& json);
-
-    /**
-     * @param d a directed link
-     * @return its counters
-     */
+    /** @copydoc TrainingRecorder::GetLinkCounters */
     const LinkCounters& GetLinkCounters(uint32_t d) const;
-    /**
-     * @param city an island
-     * @return its counters
-     */
+    /** @copydoc TrainingRecorder::GetIslandCounters */
     const IslandCounters& GetIslandCounters(uint32_t city) const;
-    /**
-     * @return rounds in which every island that did not crash completed the round, every
-     *         average was verified and every clique's contributor sets are consistent
-     */
+    /** @copydoc CliqueAverageVerifier::GetRoundsVerified */
     uint32_t GetRoundsVerified() const;
-    /**
-     * @param round a round
-     * @param island an island
-     * @return the outcome of the round on the island
-     */
+    /** @copydoc TrainingRecorder::GetRoundStatus */
     RoundStatus GetRoundStatus(uint32_t round, uint32_t island) const;
-    /**
-     * @param round a round
-     * @param island an island
-     * @return the contributor bitmap of its average (0 unless COMPLETED)
-     */
+    /** @copydoc TrainingRecorder::GetContributors */
     uint64_t GetContributors(uint32_t round, uint32_t island) const;
-    /**
-     * @param round a round
-     * @param island an island
-     * @return whether its average was within the tolerance of the shadow average over its
-     *         contributors (false unless COMPLETED)
-     */
+    /** @copydoc CliqueAverageVerifier::IsMemberVerified */
     bool IsMemberVerified(uint32_t round, uint32_t island) const;
-    /**
-     * @param round a round
-     * @param clique a clique index of the round's schedule round
-     * @return whether the completed members' contributor sets are consistent (see
-     *         CliqueAverageVerifier::IsCliqueConsistent)
-     */
+    /** @copydoc CliqueAverageVerifier::IsCliqueConsistent */
     bool IsCliqueConsistent(uint32_t round, uint32_t clique) const;
-    /**
-     * @param round a round
-     * @param clique a clique index of the round's schedule round
-     * @return whether no completed member averaged a completed member that left it out (it
-     *         can happen when a partition cuts an exchange)
-     */
+    /** @copydoc CliqueAverageVerifier::IsCliqueSymmetric */
     bool IsCliqueSymmetric(uint32_t round, uint32_t clique) const;
-    /**
-     * @param round a round
-     * @param island an island
-     * @return why it did not complete the round (abandoned: the reason; unfinished at the end:
-     *         the island's state then; empty otherwise)
-     */
+    /** @copydoc TrainingRecorder::GetReason */
     std::string GetReason(uint32_t round, uint32_t island) const;
-    /** @return whether some route change left the WAN partitioned */
+    /** @copydoc TrainingRecorder::WasPartitioned */
     bool WasPartitioned() const;
-    /** @return whether the time limit stopped the run */
+    /** @copydoc TrainingRecorder::WasStoppedByTimeLimit */
     bool WasStoppedByTimeLimit() const;
-
-    /**
-     * @brief Record that the installed routes changed (a link went down or came up).
-     * @param downLinks the WAN links down from now on
-     * @param components the connected components of the cities over the links that are up
-     */
+    /** @copydoc TrainingRecorder::RecordRouteChange */
     void RecordRouteChange(const std::vector<uint32_t>& downLinks,
                            const std::vector<std::vector<uint32_t>>& components);
     /**
-     * @brief Record how the run ended, after Simulator::Run(): the rounds still pending get the
-     * reason (the island's state, and whether the time limit or a lack of events ended the run).
+     * @brief Record how the run ended, after Simulator::Run() (TrainingRecorder::Finish).
      * @param timeLimitS the simulated-time limit of the run (0: none)
      * @param stoppedByTimeLimit whether the limit stopped the simulation
      */
     void Finish(double timeLimitS, bool stoppedByTimeLimit);
-    /** @return member checks done (one per member of a clique of two or more per round) */
+    /** @copydoc CliqueAverageVerifier::GetChecks */
     uint64_t GetChecks() const;
-    /** @return the largest |new parameter - shadow average| */
+    /** @copydoc CliqueAverageVerifier::GetMaxAbsError */
     double GetMaxAbsError() const;
-    /** @return the largest |new parameter - shadow average| / max(1, |shadow average|) */
+    /** @copydoc CliqueAverageVerifier::GetMaxRelError */
     double GetMaxRelError() const;
-    /** @return the samples of loss and consensus, in time order */
+    /** @copydoc TrainingLossSampler::GetSamples */
     const std::vector<Sample>& GetSamples() const;
-    /** @return F(x*), the optimum of the mean objective */
+    /** @copydoc ColocatedReference::GetOptimalLoss */
     double GetOptimalLoss() const;
-    /** @return whether every island that did not crash completed every round */
+    /** @copydoc TrainingRecorder::IsComplete */
     bool IsComplete() const;
     /**
      * @return the training time in seconds: the simulated time of the latest round end on any
@@ -193,38 +143,23 @@ class TrainingResults
      *         still pending when the last island finished.
      */
     double GetTrainingTimeS() const;
-
-    /** @return the results document (pretty printed JSON) */
+    /** @copydoc TrainingResultsWriter::ToJson */
     std::string ToJson() const;
-    /**
-     * @brief Write ToJson() to a file.
-     * @param path the file
-     * @throws WanInputError when it cannot be written
-     */
+    /** @copydoc TrainingResultsWriter::WriteFile */
     void WriteFile(const std::string& path) const;
 
   private:
-    /**
-     * @param recorder a recorder
-     * @return the objectives of its islands, in city order
-     */
-    static std::vector<LocalObjective> GetObjectives(const TrainingRecorder& recorder);
-    /**
-     * @param island the island
-     * @param round the round
-     * @param clique its clique
-     * @param parameters its contribution
-     */
+    /** Exchange start (TrainingRecorder callback): keep the contribution, then sample. */
     void OnExchangeStarted(uint32_t island,
                            uint32_t round,
                            uint32_t clique,
                            const std::vector<float>& parameters);
     /**
-     * @param island the island
-     * @param round the round
-     * @param clique its clique
-     * @param parameters its new parameters
+     * @param recorder a recorder
+     * @return the objectives of its islands, in city order
      */
+    static std::vector<LocalObjective> GetObjectives(const TrainingRecorder& recorder);
+    /** Round end (TrainingRecorder callback): check the average, then sample. */
     void OnRoundFinished(uint32_t island,
                          uint32_t round,
                          uint32_t clique,

@@ -425,16 +425,23 @@ ReadSummary(const FieldReader& summary)
 {
     TrainingRunSummary::Summary s;
     s.complete = summary.Flag("complete");
+    s.roundsComplete = summary.Count32("rounds_complete");
+    s.roundsAbandoned = summary.Count32("rounds_abandoned");
+    s.crashedIslands = summary.Count32("crashed_islands");
+    s.exclusions = summary.Count("exclusions");
+    s.partitioned = summary.Flag("partitioned");
+    s.stoppedByTimeLimit = summary.Flag("stopped_by_time_limit");
+    s.linkDownDrops = summary.Count("link_down_drops");
+    s.reordered = summary.Count("reordered");
+    s.duplicated = summary.Count("duplicated");
+    s.failedIslands = summary.Count32("failed_islands");
     s.trainingTimeS = summary.Number("training_time_s");
     s.repairs = summary.Count("repairs");
     s.errorDrops = summary.Count("error_drops");
     s.queueDrops = summary.Count("queue_drops");
-    s.linkDownDrops = summary.Count("link_down_drops");
-    s.reordered = summary.Count("reordered");
-    s.duplicated = summary.Count("duplicated");
     s.fpgaAggregates = summary.Count("fpga_aggregates");
     s.fpgaPartialAggregates = summary.Count("fpga_partial_aggregates");
-    s.failedIslands = summary.Count32("failed_islands");
+    s.fpgaPassThroughs = summary.Count("fpga_pass_throughs");
     s.finalLoss = summary.Number("final_loss");
     s.finalConsensus = summary.Number("final_consensus");
     return s;

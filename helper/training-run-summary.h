@@ -120,20 +120,27 @@ struct TrainingRunSummary
         bool stoppedByTimeLimit{false}; //!< whether the time limit stopped the run
     };
 
-    /** The `summary` section. */
+    /** The `summary` section: the run's totals (TrainingResultsWriter fills it to write it). */
     struct Summary
     {
         bool complete{false};              //!< every island completed every round
+        uint32_t roundsComplete{0};        //!< rounds every island completed or had crashed in
+        uint32_t roundsAbandoned{0};       //!< rounds abandoned, summed over islands
+        uint32_t crashedIslands{0};        //!< islands crashed
+        uint64_t exclusions{0};            //!< exclusions
+        bool partitioned{false};           //!< whether the WAN was partitioned
+        bool stoppedByTimeLimit{false};    //!< whether the time limit stopped the run
+        uint64_t linkDownDrops{0};         //!< losses to down links
+        uint64_t reordered{0};             //!< packets delivered late
+        uint64_t duplicated{0};            //!< packets delivered twice
+        uint32_t failedIslands{0};         //!< islands that failed
         double trainingTimeS{0};           //!< the latest round end
         uint64_t repairs{0};               //!< chunks resent
         uint64_t errorDrops{0};            //!< random losses
         uint64_t queueDrops{0};            //!< queue drops
-        uint64_t linkDownDrops{0};         //!< losses to down links
-        uint64_t reordered{0};             //!< packets delivered late
-        uint64_t duplicated{0};            //!< packets delivered twice
         uint64_t fpgaAggregates{0};        //!< FPGA aggregates
         uint64_t fpgaPartialAggregates{0}; //!< FPGA partial aggregates (timeouts)
-        uint32_t failedIslands{0};         //!< islands that failed
+        uint64_t fpgaPassThroughs{0};      //!< FPGA pass-throughs
         double finalLoss{0};               //!< the last sample's loss
         double finalConsensus{0};          //!< the last sample's consensus
     };
