@@ -55,6 +55,7 @@
 #include "training-island-application.h"
 #include "training-options.h"
 #include "training-results.h"
+#include "training-run-summary.h"
 #include "training-run.h"
 #include "wan-input-error.h"
 #include "wan-topology-helper.h"
@@ -228,13 +229,13 @@ Run(int argc, char** argv)
     {
         repairs += results.GetIslandCounters(i).repairs;
     }
-    const nlohmann::json doc = nlohmann::json::parse(results.ToJson());
+    const TrainingRunSummary summary = TrainingRunSummary::Parse(results.ToJson(), PROGRAM);
     const std::string modeName = CapabilityModeToString(config.mode);
     std::cout << PROGRAM << ": topology '" << topology.GetName() << "', schedule " << scheduleName
               << " (" << schedule.GetNRounds() << " rounds per period), mode " << modeName
               << ", S = " << config.modelBytes << " bytes\n"
-              << "  rounds completed: " << doc["verification"]["rounds_complete"].get<uint32_t>()
-              << "/" << config.rounds << ", simulated time " << results.GetTrainingTimeS() << " s\n"
+              << "  rounds completed: " << summary.verification.roundsComplete << "/"
+              << config.rounds << ", simulated time " << results.GetTrainingTimeS() << " s\n"
               << "  verification: " << results.GetRoundsVerified() << " rounds, max abs error "
               << results.GetMaxAbsError() << ", max rel error " << results.GetMaxRelError() << "\n"
               << "  repairs (chunks resent): " << repairs << "\n"
@@ -262,31 +263,27 @@ Run(int argc, char** argv)
         std::cout << "  FPGAs: " << aggregates << " aggregates (" << timeouts << " partial), "
                   << passThroughs << " pass-throughs, at most " << highWater << " slots in use\n";
     }
-    const nlohmann::json& faults = doc["faults"];
-    if (!config.faults.IsEmpty() || faults["exclusions"].get<uint64_t>() > 0)
+    const TrainingRunSummary::Faults& faults = summary.faults;
+    if (!config.faults.IsEmpty() || faults.exclusions > 0)
     {
-        std::cout << "  faults: " << faults["exclusions"].get<uint64_t>() << " exclusions, "
-                  << faults["rounds_abandoned"].get<uint32_t>() << " rounds abandoned, "
-                  << faults["crashed_islands"].get<uint32_t>() << " islands crashed, "
-                  << doc["summary"]["link_down_drops"].get<uint64_t>()
-                  << " packets lost on down links, " << doc["summary"]["reordered"].get<uint64_t>()
-                  << " reordered, " << doc["summary"]["duplicated"].get<uint64_t>() << " duplicated"
-                  << (results.WasPartitioned() ? ", the WAN was partitioned" : "") << "\n";
+        std::cout << "  faults: " << faults.exclusions << " exclusions, " << faults.roundsAbandoned
+                  << " rounds abandoned, " << faults.crashedIslands << " islands crashed, "
+                  << summary.summary.linkDownDrops << " packets lost on down links, "
+                  << summary.summary.reordered << " reordered, " << summary.summary.duplicated
+                  << " duplicated" << (results.WasPartitioned() ? ", the WAN was partitioned" : "")
+                  << "\n";
     }
     // Every round that did not complete, with the reason (also in the results JSON).
     bool inexact = false;
-    for (const auto& round : doc["rounds"])
+    for (const TrainingRunSummary::Round& round : summary.rounds)
     {
-        for (const auto& entry : round["unfinished"])
+        for (const TrainingRunSummary::Unfinished& entry : round.unfinished)
         {
-            const std::string status = entry["status"].get<std::string>();
             // A completed average that differs from the shadow average is a wrong number.
-            inexact = inexact || status == "completed";
-            std::cerr << PROGRAM << ": round " << round["round"].get<uint32_t>() << ", "
-                      << (entry.contains("island")
-                              ? entry["island"].get<std::string>()
-                              : "clique " + std::to_string(entry["clique"].get<uint32_t>()))
-                      << ": " << status << ": " << entry["reason"].get<std::string>() << "\n";
+            inexact = inexact || entry.status == "completed";
+            std::cerr << PROGRAM << ": round " << round.round << ", "
+                      << (entry.island ? *entry.island : "clique " + std::to_string(*entry.clique))
+                      << ": " << entry.status << ": " << entry.reason << "\n";
         }
     }
     if (run.Passed())
@@ -299,7 +296,7 @@ Run(int argc, char** argv)
         return 2;
     }
     std::cerr << PROGRAM << ": every completed round verified; "
-              << config.rounds - doc["verification"]["rounds_complete"].get<uint32_t>()
+              << config.rounds - summary.verification.roundsComplete
               << " rounds could not complete (see the results JSON)" << std::endl;
     return 3;
 }

@@ -9,7 +9,9 @@
 #include "child-process-pool.h"
 #include "clique-schedule.h"
 #include "schedule-metrics.h"
+#include "training-run-summary.h"
 #include "wan-config-error.h"
+#include "wan-input-error.h"
 
 #include "ns3/log.h"
 
@@ -339,79 +341,78 @@ ScheduleSweep::ReadResults(Point& point, const std::string& file) const
     const uint64_t rounds = m_config.simulateRounds;
     const uint64_t seed = m_config.optimizer.seed;
     const uint64_t localSteps = m_config.localSteps;
-    std::ifstream in(file);
-    if (!in)
+    if (!std::filesystem::is_regular_file(file))
     {
         point.failure = "no results file " + file;
         return;
     }
+    TrainingRunSummary results;
     try
     {
-        const nlohmann::json doc = nlohmann::json::parse(in);
-        const nlohmann::json& config = doc.at("config");
-        const double computeS =
-            config.at("local_steps").get<double>() * config.at("step_time_s").get<double>();
-        std::string mismatch;
-        if (config.at("mode").get<std::string>() != CapabilityModeToString(point.mode))
-        {
-            mismatch = "mode";
-        }
-        else if (config.at("model_bytes").get<double>() != point.modelBytes)
-        {
-            mismatch = "model_bytes";
-        }
-        else if (config.at("rounds").get<uint64_t>() != rounds)
-        {
-            mismatch = "rounds";
-        }
-        else if (config.at("seed").get<uint64_t>() != seed)
-        {
-            mismatch = "seed";
-        }
-        else if (config.at("local_steps").get<uint64_t>() != localSteps ||
-                 std::abs(computeS - point.computeS) > 1e-9 * (localSteps + 1))
-        {
-            mismatch = "local_steps x step_time_s";
-        }
-        else if (config.at("schedule_rounds") != point.scheduleRounds)
-        {
-            mismatch = "schedule_rounds";
-        }
-        if (!mismatch.empty())
-        {
-            point.failure = file + " is not the simulation of this point (config." + mismatch +
-                            " differs; rerun it)";
-            return;
-        }
-        const nlohmann::json& roundList = doc.at("rounds");
-        if (roundList.size() != rounds || rounds == 0)
-        {
-            point.failure = file + ": rounds: expected " + std::to_string(rounds) + " entries";
-            return;
-        }
-        double simulatedComm = 0;
-        double predictedComm = 0;
-        bool complete = true;
-        for (const nlohmann::json& round : roundList)
-        {
-            predictedComm += round.at("predicted_comm_s").get<double>();
-            complete = complete && round.at("comm_s").is_number();
-            simulatedComm += complete ? round.at("comm_s").get<double>() : 0;
-        }
-        point.simulatedRoundS = doc.at("summary").at("training_time_s").get<double>() / rounds;
-        point.predictedCommS = predictedComm / rounds;
-        point.predictedRoundS = computeS + point.predictedCommS;
-        point.simulatedCommS = complete ? simulatedComm / rounds : NAN;
-        point.verified = doc.at("verification").at("passed").get<bool>();
-        point.done = true;
-        if (!point.verified)
-        {
-            point.failure = "did not verify (see " + file + ")";
-        }
+        results = TrainingRunSummary::ReadFile(file);
     }
-    catch (const nlohmann::json::exception& e)
+    catch (const WanInputError& error)
     {
-        point.failure = file + ": malformed results: " + e.what();
+        point.failure = file + ": malformed results: " + error.what();
+        return;
+    }
+    const TrainingRunSummary::Config& config = results.config;
+    const double computeS = static_cast<double>(config.localSteps) * config.stepTimeS;
+    std::string mismatch;
+    if (config.mode != CapabilityModeToString(point.mode))
+    {
+        mismatch = "mode";
+    }
+    else if (static_cast<double>(config.modelBytes) != point.modelBytes)
+    {
+        mismatch = "model_bytes";
+    }
+    else if (config.rounds != rounds)
+    {
+        mismatch = "rounds";
+    }
+    else if (config.seed != seed)
+    {
+        mismatch = "seed";
+    }
+    else if (config.localSteps != localSteps ||
+             std::abs(computeS - point.computeS) > 1e-9 * (localSteps + 1))
+    {
+        mismatch = "local_steps x step_time_s";
+    }
+    else if (nlohmann::json(config.scheduleRounds) != point.scheduleRounds)
+    {
+        mismatch = "schedule_rounds";
+    }
+    if (!mismatch.empty())
+    {
+        point.failure = file + " is not the simulation of this point (config." + mismatch +
+                        " differs; rerun it)";
+        return;
+    }
+    if (results.rounds.size() != rounds || rounds == 0)
+    {
+        point.failure = file + ": rounds: expected " + std::to_string(rounds) + " entries";
+        return;
+    }
+    double simulatedComm = 0;
+    double predictedComm = 0;
+    bool complete = true;
+    for (const TrainingRunSummary::Round& round : results.rounds)
+    {
+        predictedComm += round.predictedCommS;
+        complete = complete && round.commS.has_value();
+        simulatedComm += complete ? *round.commS : 0;
+    }
+    point.simulatedRoundS = results.summary.trainingTimeS / rounds;
+    point.predictedCommS = predictedComm / rounds;
+    point.predictedRoundS = computeS + point.predictedCommS;
+    point.simulatedCommS = complete ? simulatedComm / rounds : NAN;
+    point.verified = results.verification.passed;
+    point.done = true;
+    if (!point.verified)
+    {
+        point.failure = "did not verify (see " + file + ")";
     }
 }
 

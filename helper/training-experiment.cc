@@ -10,6 +10,7 @@
 #include "experiment-plots.h"
 #include "experiment-report.h"
 #include "wan-config-error.h"
+#include "wan-input-error.h"
 
 #include "ns3/log.h"
 
@@ -140,59 +141,46 @@ TrainingExperiment::SimulateMode(const ModeOutcome& outcome,
 }
 
 void
-TrainingExperiment::ReadOutcome(const nlohmann::json& doc, ModeOutcome& outcome) const
+TrainingExperiment::ReadOutcome(const TrainingRunSummary& results, ModeOutcome& outcome) const
 {
     double previousEnd = 0;
-    for (const auto& round : doc["rounds"])
+    for (const TrainingRunSummary::Round& round : results.rounds)
     {
-        outcome.predictedCommS.push_back(round["predicted_comm_s"].get<double>());
-        outcome.simulatedCommS.push_back(round["comm_s"].is_null() ? -1
-                                                                   : round["comm_s"].get<double>());
-        double end = round["end_s"].is_null() ? -1 : round["end_s"].get<double>();
+        outcome.predictedCommS.push_back(round.predictedCommS);
+        outcome.simulatedCommS.push_back(round.commS.value_or(-1));
+        const double end = round.endS.value_or(-1);
         outcome.simulatedRoundS.push_back(end < 0 ? -1 : end - previousEnd);
         previousEnd = end < 0 ? previousEnd : end;
     }
-    for (const auto& sample : doc["loss"])
+    for (const TrainingRunSummary::LossSample& sample : results.loss)
     {
-        outcome.loss.emplace_back(sample["t_s"].get<double>(), sample["value"].get<double>());
+        outcome.loss.emplace_back(sample.timeS, sample.value);
     }
-    outcome.finalIslandLoss = doc["loss"].back()["island_mean"].get<double>();
-    for (const auto& sample : doc["consensus"])
+    outcome.finalIslandLoss = results.loss.back().islandMean;
+    for (const TrainingRunSummary::Point& sample : results.consensus)
     {
-        outcome.consensus.emplace_back(sample["t_s"].get<double>(), sample["value"].get<double>());
+        outcome.consensus.emplace_back(sample.timeS, sample.value);
     }
     for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
     {
-        const auto& link = doc["links"][m_topology.GetDirectedLinkName(d)];
-        outcome.linkBytes.push_back(link["bytes"].get<double>());
-        outcome.packetHops += link["packets"].get<uint64_t>();
+        const TrainingRunSummary::Link& link = results.links.at(m_topology.GetDirectedLinkName(d));
+        outcome.linkBytes.push_back(static_cast<double>(link.bytes));
+        outcome.packetHops += link.packets;
     }
-    const auto& summary = doc["summary"];
-    outcome.trainingTimeS = summary["training_time_s"].get<double>();
-    outcome.repairs = summary["repairs"].get<uint64_t>();
-    outcome.errorDrops = summary["error_drops"].get<uint64_t>();
-    outcome.queueDrops = summary["queue_drops"].get<uint64_t>();
-    outcome.partialAggregates = summary["fpga_partial_aggregates"].get<uint64_t>();
-    outcome.passed = doc["verification"]["passed"].get<bool>();
-    for (const auto& [city, island] : doc["islands"].items())
+    outcome.trainingTimeS = results.summary.trainingTimeS;
+    outcome.repairs = results.summary.repairs;
+    outcome.errorDrops = results.summary.errorDrops;
+    outcome.queueDrops = results.summary.queueDrops;
+    outcome.partialAggregates = results.summary.fpgaPartialAggregates;
+    outcome.passed = results.verification.passed;
+    for (const auto& [city, island] : results.islands)
     {
-        if (!island["failure"].is_null())
+        if (island.failure)
         {
-            outcome.failure += (outcome.failure.empty() ? "" : "; ") + city + ": " +
-                               island["failure"].get<std::string>();
+            outcome.failure +=
+                (outcome.failure.empty() ? "" : "; ") + city + ": " + *island.failure;
         }
     }
-}
-
-std::vector<std::pair<double, double>>
-TrainingExperiment::ReadColocatedLoss(const nlohmann::json& doc)
-{
-    std::vector<std::pair<double, double>> curve;
-    for (const auto& point : doc["colocated"]["loss"])
-    {
-        curve.emplace_back(point["t_s"].get<double>(), point["value"].get<double>());
-    }
-    return curve;
 }
 
 TrainingExperiment::Result
@@ -318,23 +306,32 @@ TrainingExperiment::Run()
     for (ModeOutcome& outcome : result.modes)
     {
         const std::string name = CapabilityModeToString(outcome.mode);
-        std::ifstream in(directory / (name + ".json"));
-        nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
-        if (!in || doc.is_discarded())
+        const std::filesystem::path file = directory / (name + ".json");
+        if (!std::filesystem::is_regular_file(file))
         {
             outcome.failure = "no results JSON (the simulation did not finish)";
             continue;
         }
-        ReadOutcome(doc, outcome);
+        TrainingRunSummary results;
+        try
+        {
+            results = TrainingRunSummary::ReadFile(file.string());
+        }
+        catch (const WanInputError& error)
+        {
+            outcome.failure = std::string("unreadable results JSON: ") + error.what();
+            continue;
+        }
+        ReadOutcome(results, outcome);
         if (!result.finished)
         {
             // The colocated reference, from the same objectives (every results JSON holds the
             // same curve; the first mode's that finished is read back).
             result.finished = true;
             result.colocated.emplace_back(0.0, outcome.loss.front().second);
-            for (const auto& point : ReadColocatedLoss(doc))
+            for (const TrainingRunSummary::Point& point : results.colocatedLoss)
             {
-                result.colocated.push_back(point);
+                result.colocated.emplace_back(point.timeS, point.value);
             }
         }
     }

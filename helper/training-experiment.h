@@ -11,6 +11,7 @@
 #include "link-load-model.h"
 #include "schedule-metrics.h"
 #include "schedule-optimizer.h"
+#include "training-run-summary.h"
 #include "training-run.h"
 #include "wan-topology.h"
 
@@ -169,18 +170,11 @@ class TrainingExperiment
                       const nlohmann::json& runConfig) const;
 
     /**
-     * @brief Read a mode's simulated outcome back from its results JSON.
-     * @param doc the results JSON
+     * @brief Take a mode's simulated outcome from its results.
+     * @param results the mode's results JSON, read back
      * @param outcome filled with the simulated outcome
      */
-    void ReadOutcome(const nlohmann::json& doc, ModeOutcome& outcome) const;
-
-    /**
-     * @brief Read the colocated loss curve back from a results JSON.
-     * @param doc the results JSON
-     * @return its (t, loss) points, without t = 0
-     */
-    static std::vector<std::pair<double, double>> ReadColocatedLoss(const nlohmann::json& doc);
+    void ReadOutcome(const TrainingRunSummary& results, ModeOutcome& outcome) const;
 
     /**
      * @param line a progress line; written with the name in front (when a log is set)
