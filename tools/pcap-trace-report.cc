@@ -6,7 +6,7 @@
 
 #include "pcap-trace-report.h"
 
-#include "plot-renderer.h"
+#include "pcap-report-writer.h"
 #include "sync-pcap-reader.h"
 #include "wan-input-error.h"
 
@@ -14,12 +14,8 @@
 #include "ns3/log.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <sstream>
-#include <unistd.h>
 
 namespace ns3
 {
@@ -28,31 +24,6 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingPcapTraceReport");
 
 namespace
 {
-
-/**
- * @param address an IPv4 address in host order
- * @return its dotted-quad text
- */
-std::string
-AddressToString(uint32_t address)
-{
-    std::ostringstream os;
-    os << (address >> 24) << "." << ((address >> 16) & 0xff) << "." << ((address >> 8) & 0xff)
-       << "." << (address & 0xff);
-    return os.str();
-}
-
-/**
- * @param counters packets and bytes
- * @return them as a JSON object
- */
-nlohmann::json
-CountersToJson(const PcapTraceReport::Counters& counters)
-{
-    return {{"packets", counters.packets},
-            {"bytes", counters.bytes},
-            {"model_bytes", counters.modelBytes}};
-}
 
 /**
  * @param counters the counters to add to
@@ -65,34 +36,6 @@ Add(PcapTraceReport::Counters& counters, uint64_t wireBytes, uint64_t modelBytes
     ++counters.packets;
     counters.bytes += wireBytes;
     counters.modelBytes += modelBytes;
-}
-
-/**
- * @param timeNs a time in ns, or UINT64_MAX for never
- * @return seconds, or null
- */
-nlohmann::json
-SecondsOrNull(uint64_t timeNs)
-{
-    return timeNs == UINT64_MAX ? nlohmann::json(nullptr)
-                                : nlohmann::json(static_cast<double>(timeNs) / 1e9);
-}
-
-/**
- * @param timeNs a time in ns, or UINT64_MAX for never
- * @return seconds as CSV text (empty for never)
- */
-std::string
-SecondsCsv(uint64_t timeNs)
-{
-    if (timeNs == UINT64_MAX)
-    {
-        return "";
-    }
-    std::ostringstream os;
-    os.precision(12);
-    os << static_cast<double>(timeNs) / 1e9;
-    return os.str();
 }
 
 /**
@@ -114,58 +57,6 @@ MostFrequent(const std::map<T, uint64_t>& counts)
     return best->first;
 }
 
-/**
- * @param text a string for a gnuplot single-quoted string
- * @return it with every quote doubled
- */
-std::string
-GnuplotQuote(const std::string& text)
-{
-    std::string quoted = "'";
-    for (char c : text)
-    {
-        quoted += c;
-        if (c == '\'')
-        {
-            quoted += '\'';
-        }
-    }
-    return quoted + "'";
-}
-
-/**
- * @param path a CSV file name
- * @param suffix a suffix such as "-islands"
- * @return the name of the sibling table (`out.csv` -> `out-islands.csv`)
- */
-std::string
-SiblingCsv(const std::string& path, const std::string& suffix)
-{
-    const std::string ext = ".csv";
-    if (path.size() > ext.size() && path.compare(path.size() - ext.size(), ext.size(), ext) == 0)
-    {
-        return path.substr(0, path.size() - ext.size()) + suffix + ext;
-    }
-    return path + suffix + ext;
-}
-
-/**
- * @param path a file to write
- * @param option the option that named it, for the message
- * @return the open stream
- * @throws WanInputError when it cannot be opened
- */
-std::ofstream
-OpenOutput(const std::string& path, const std::string& option)
-{
-    std::ofstream out(path);
-    if (!out)
-    {
-        throw WanInputError(path, option, "cannot open for writing");
-    }
-    return out;
-}
-
 } // namespace
 
 void
@@ -179,6 +70,27 @@ PcapTraceReport::PcapTraceReport(uint16_t port)
     : m_decoder(port)
 {
     NS_LOG_FUNCTION(this << port);
+}
+
+std::string
+PcapTraceReport::AddressToString(uint32_t address)
+{
+    std::ostringstream os;
+    os << (address >> 24) << "." << ((address >> 16) & 0xff) << "." << ((address >> 8) & 0xff)
+       << "." << (address & 0xff);
+    return os.str();
+}
+
+const std::string&
+PcapTraceReport::GetDirectory() const
+{
+    return m_directory;
+}
+
+uint16_t
+PcapTraceReport::GetPort() const
+{
+    return m_decoder.GetPort();
 }
 
 const std::map<std::string, PcapTraceReport::LinkStats>&
@@ -695,345 +607,25 @@ PcapTraceReport::Finish()
 std::string
 PcapTraceReport::ToJson() const
 {
-    using nlohmann::json;
-    std::map<int64_t, std::string> cityOfIndex;
-    for (const auto& [city, island] : m_islands)
-    {
-        if (island.index >= 0)
-        {
-            cityOfIndex[island.index] = city;
-        }
-    }
-
-    json links = json::object();
-    uint64_t ambiguous = 0;
-    std::map<uint8_t, Counters> kinds;
-    for (const auto& [name, link] : m_links)
-    {
-        json linkKinds = json::object();
-        for (const auto& [type, counters] : link.kinds)
-        {
-            linkKinds[SyncPacketDecoder::TypeToString(type)] = CountersToJson(counters);
-            Counters& sum = kinds[type];
-            sum.packets += counters.packets;
-            sum.bytes += counters.bytes;
-            sum.modelBytes += counters.modelBytes;
-        }
-        json rounds = json::array();
-        for (const auto& [round, counters] : link.rounds)
-        {
-            json entry = CountersToJson(counters);
-            entry["round"] = round;
-            rounds.push_back(entry);
-        }
-        json entry = CountersToJson(link.total);
-        entry["kind"] = link.access ? (link.up ? "access-up" : "access-down") : "wan";
-        entry["file"] = link.file;
-        entry["peer_file"] = link.peerFile;
-        entry["records_in_capture"] = link.records;
-        entry["snaplen"] = link.snapLen;
-        entry["timestamp_resolution_ns"] = link.resolutionNs;
-        entry["ambiguous_packets"] = link.ambiguous;
-        entry["truncated_sync_headers"] = link.truncatedSync;
-        entry["invalid_sync_headers"] = link.invalidSync;
-        entry["unaddressed_records"] = link.unaddressed;
-        entry["other"] = CountersToJson(link.other);
-        entry["rounds"] = rounds;
-        entry["messages"] = linkKinds;
-        links[name] = entry;
-        ambiguous += link.ambiguous;
-    }
-
-    json rounds = json::array();
-    for (const auto& [round, stats] : m_rounds)
-    {
-        json entry = CountersToJson(stats.total);
-        entry["round"] = round;
-        entry["first_s"] = SecondsOrNull(stats.span.firstNs);
-        entry["last_s"] = SecondsOrNull(stats.span.lastNs);
-        rounds.push_back(entry);
-    }
-
-    json islands = json::object();
-    for (const auto& [city, island] : m_islands)
-    {
-        json perRound = json::array();
-        for (const auto& [round, stats] : island.rounds)
-        {
-            perRound.push_back({{"round", round},
-                                {"egress", CountersToJson(stats.egress)},
-                                {"ingress", CountersToJson(stats.ingress)},
-                                {"first_s", SecondsOrNull(stats.span.firstNs)},
-                                {"last_s", SecondsOrNull(stats.span.lastNs)}});
-        }
-        islands[city] = {
-            {"index", island.index >= 0 ? json(island.index) : json(nullptr)},
-            {"address", island.hasAddress ? json(AddressToString(island.address)) : json(nullptr)},
-            {"egress", CountersToJson(island.egress)},
-            {"ingress", CountersToJson(island.ingress)},
-            {"rounds", perRound}};
-    }
-
-    json aggregation = json::object();
-    for (const auto& [city, stats] : m_aggregation)
-    {
-        aggregation[city] = {{"packets_in", stats.packetsIn},
-                             {"packets_out", stats.packetsOut},
-                             {"aggregates_out", stats.aggregatesOut},
-                             {"island_aggregates_out", stats.islandAggregatesOut},
-                             {"data_out", stats.dataOut},
-                             {"reduction_ratio",
-                              stats.packetsOut > 0
-                                  ? json(static_cast<double>(stats.packetsIn) / stats.packetsOut)
-                                  : json(nullptr)}};
-    }
-
-    json replication = json::array();
-    for (const auto& [key, stats] : m_replication)
-    {
-        const auto& [jobId, round, cliqueId, sender] = key;
-        json perLink = json::object();
-        for (const auto& [name, counts] : stats.links)
-        {
-            perLink[name] = {{"chunks", counts.first}, {"copies", counts.second}};
-        }
-        auto city = cityOfIndex.find(sender);
-        replication.push_back(
-            {{"job", jobId},
-             {"round", round},
-             {"clique", cliqueId},
-             {"source", sender},
-             {"source_island", city != cityOfIndex.end() ? json(city->second) : json(nullptr)},
-             {"chunks", stats.chunks},
-             {"chunk_count", stats.chunkCount},
-             {"links", perLink},
-             {"links_per_chunk",
-              {{"min", stats.minLinksPerChunk}, {"max", stats.maxLinksPerChunk}}},
-             {"copies_per_chunk",
-              {{"min", stats.minCopiesPerChunk}, {"max", stats.maxCopiesPerChunk}}}});
-    }
-
-    json messages = json::object();
-    for (const auto& [type, counters] : kinds)
-    {
-        messages[SyncPacketDecoder::TypeToString(type)] = CountersToJson(counters);
-    }
-
-    json doc = {{"directory", m_directory},
-                {"port", m_decoder.GetPort()},
-                {"links", links},
-                {"messages", messages},
-                {"rounds", rounds},
-                {"islands", islands},
-                {"aggregation", aggregation},
-                {"replication", replication},
-                {"attribution", m_attribution},
-                {"ambiguous_packets", ambiguous},
-                {"warnings", m_warnings}};
-    return doc.dump(2);
+    return PcapReportWriter(*this).ToJson();
 }
 
 void
 PcapTraceReport::WriteJson(const std::string& path) const
 {
-    std::ofstream out = OpenOutput(path, "--json");
-    out << ToJson() << "\n";
-    if (!out)
-    {
-        throw WanInputError(path, "--json", "cannot write");
-    }
+    PcapReportWriter(*this).WriteJson(path);
 }
 
 std::vector<std::string>
 PcapTraceReport::WriteCsv(const std::string& path) const
 {
-    std::vector<std::string> written;
-    {
-        std::ofstream out = OpenOutput(path, "--csv");
-        out << "link,round,packets,bytes,model_bytes\n";
-        for (const auto& [name, link] : m_links)
-        {
-            for (const auto& [round, c] : link.rounds)
-            {
-                out << name << "," << round << "," << c.packets << "," << c.bytes << ","
-                    << c.modelBytes << "\n";
-            }
-            const Counters& o = link.other;
-            out << name << ",other," << o.packets << "," << o.bytes << "," << o.modelBytes << "\n";
-            const Counters& t = link.total;
-            out << name << ",total," << t.packets << "," << t.bytes << "," << t.modelBytes << "\n";
-        }
-        if (!out)
-        {
-            throw WanInputError(path, "--csv", "cannot write");
-        }
-        written.push_back(path);
-    }
-    {
-        const std::string file = SiblingCsv(path, "-islands");
-        std::ofstream out = OpenOutput(file, "--csv");
-        out << "island,index,address,round,egress_packets,egress_bytes,egress_model_bytes,"
-               "ingress_packets,ingress_bytes,ingress_model_bytes,first_s,last_s\n";
-        for (const auto& [city, island] : m_islands)
-        {
-            std::string head = city + "," +
-                               (island.index >= 0 ? std::to_string(island.index) : "") + "," +
-                               (island.hasAddress ? AddressToString(island.address) : "");
-            for (const auto& [round, r] : island.rounds)
-            {
-                out << head << "," << round << "," << r.egress.packets << "," << r.egress.bytes
-                    << "," << r.egress.modelBytes << "," << r.ingress.packets << ","
-                    << r.ingress.bytes << "," << r.ingress.modelBytes << ","
-                    << SecondsCsv(r.span.firstNs) << "," << SecondsCsv(r.span.lastNs) << "\n";
-            }
-            out << head << ",total," << island.egress.packets << "," << island.egress.bytes << ","
-                << island.egress.modelBytes << "," << island.ingress.packets << ","
-                << island.ingress.bytes << "," << island.ingress.modelBytes << ",,\n";
-        }
-        if (!out)
-        {
-            throw WanInputError(file, "--csv", "cannot write");
-        }
-        written.push_back(file);
-    }
-    {
-        const std::string file = SiblingCsv(path, "-aggregation");
-        std::ofstream out = OpenOutput(file, "--csv");
-        out << "island,packets_in,packets_out,aggregates_out,island_aggregates_out,data_out,"
-               "reduction_ratio\n";
-        for (const auto& [city, a] : m_aggregation)
-        {
-            out << city << "," << a.packetsIn << "," << a.packetsOut << "," << a.aggregatesOut
-                << "," << a.islandAggregatesOut << "," << a.dataOut << ",";
-            if (a.packetsOut > 0)
-            {
-                out << static_cast<double>(a.packetsIn) / a.packetsOut;
-            }
-            out << "\n";
-        }
-        if (!out)
-        {
-            throw WanInputError(file, "--csv", "cannot write");
-        }
-        written.push_back(file);
-    }
-    {
-        const std::string file = SiblingCsv(path, "-replication");
-        std::ofstream out = OpenOutput(file, "--csv");
-        std::map<int64_t, std::string> cityOfIndex;
-        for (const auto& [city, island] : m_islands)
-        {
-            if (island.index >= 0)
-            {
-                cityOfIndex[island.index] = city;
-            }
-        }
-        out << "job,round,clique,source,source_island,stream_chunks,link,link_chunks,copies\n";
-        for (const auto& [key, stats] : m_replication)
-        {
-            const auto& [jobId, round, cliqueId, sender] = key;
-            auto city = cityOfIndex.find(sender);
-            for (const auto& [name, counts] : stats.links)
-            {
-                out << jobId << "," << round << "," << cliqueId << "," << sender << ","
-                    << (city != cityOfIndex.end() ? city->second : "") << "," << stats.chunks << ","
-                    << name << "," << counts.first << "," << counts.second << "\n";
-            }
-        }
-        if (!out)
-        {
-            throw WanInputError(file, "--csv", "cannot write");
-        }
-        written.push_back(file);
-    }
-    return written;
+    return PcapReportWriter(*this).WriteCsv(path);
 }
 
 std::string
 PcapTraceReport::WritePlot(const std::string& path) const
 {
-    namespace fs = std::filesystem;
-    if (!PlotRenderer::IsAvailable())
-    {
-        return "gnuplot is not installed (Debian package gnuplot-nox): no plot written";
-    }
-    std::set<uint32_t> roundSet;
-    for (const auto& [name, link] : m_links)
-    {
-        for (const auto& [round, counters] : link.rounds)
-        {
-            roundSet.insert(round);
-        }
-    }
-    if (roundSet.empty() || m_links.empty())
-    {
-        return "no sync traffic in the captures: no plot written";
-    }
-    std::vector<uint32_t> rounds(roundSet.begin(), roundSet.end());
-
-    // The matrix: one row per link (in name order), one column per round, in MB.
-    char dataName[] = "/tmp/pcap-report-XXXXXX";
-    int fd = mkstemp(dataName);
-    if (fd < 0)
-    {
-        throw WanInputError(path, "--plot", "cannot create a temporary file for gnuplot");
-    }
-    close(fd);
-    const std::string data = dataName;
-    const std::string script = data + ".gp";
-    {
-        std::ofstream out(data);
-        for (const auto& [name, link] : m_links)
-        {
-            for (size_t c = 0; c < rounds.size(); ++c)
-            {
-                auto it = link.rounds.find(rounds[c]);
-                double mb = it == link.rounds.end() ? 0.0 : it->second.bytes / 1e6;
-                out << (c ? " " : "") << mb;
-            }
-            out << "\n";
-        }
-    }
-    {
-        std::ofstream out(script);
-        const size_t rows = m_links.size();
-        out << "set terminal pngcairo noenhanced size "
-            << std::max<size_t>(640, 200 + 40 * rounds.size()) << ","
-            << std::max<size_t>(360, 120 + 16 * rows) << " font ',9'\n";
-        out << "set output " << GnuplotQuote(path) << "\n";
-        out << "set title " << GnuplotQuote("Bytes per directed link per round: " + m_directory)
-            << "\n";
-        out << "set xlabel 'round'\nset cblabel 'MB transmitted'\nunset key\n";
-        out << "set xrange [-0.5:" << rounds.size() - 0.5 << "]\n";
-        out << "set yrange [" << rows - 0.5 << ":-0.5]\n";
-        out << "set cbrange [0:*]\n";
-        out << "set palette defined (0 'white', 1 '#fdd49e', 2 '#fc8d59', 3 '#b30000')\n";
-        out << "set ytics (";
-        size_t row = 0;
-        for (const auto& [name, link] : m_links)
-        {
-            out << (row ? ", " : "") << GnuplotQuote(name) << " " << row;
-            ++row;
-        }
-        out << ")\n";
-        const size_t step = std::max<size_t>(1, rounds.size() / 25);
-        out << "set xtics (";
-        for (size_t c = 0; c < rounds.size(); c += step)
-        {
-            out << (c ? ", " : "") << "'" << rounds[c] << "' " << c;
-        }
-        out << ")\n";
-        out << "plot " << GnuplotQuote(data) << " matrix with image\n";
-    }
-    const std::string failure = PlotRenderer::Render(script);
-    std::error_code ignored;
-    fs::remove(data, ignored);
-    fs::remove(script, ignored);
-    if (!failure.empty())
-    {
-        throw WanInputError(path, "--plot", failure);
-    }
-    return "";
+    return PcapReportWriter(*this).WritePlot(path);
 }
 
 } // namespace ns3

@@ -188,24 +188,37 @@ class PcapTraceReport
     const std::map<std::string, uint64_t>& GetAttribution() const;
     /** @return warnings about the captures */
     const std::vector<std::string>& GetWarnings() const;
+    /** @return the directory analyzed (empty before Analyze) */
+    const std::string& GetDirectory() const;
+    /** @return the sync transport's UDP port */
+    uint16_t GetPort() const;
 
-    /** @return the report as JSON (pretty printed) */
+    /**
+     * @param address an IPv4 address in host order
+     * @return its dotted-quad text
+     */
+    static std::string AddressToString(uint32_t address);
+
+    /** @return the report as JSON (pretty printed), PcapReportWriter::ToJson */
     std::string ToJson() const;
     /**
+     * @brief Write ToJson() to a file (PcapReportWriter::WriteJson).
      * @param path the file
      * @throws WanInputError when it cannot be written
      */
     void WriteJson(const std::string& path) const;
     /**
      * @brief Write the CSV tables: links per round to `path`, and next to it (the name without
-     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`.
+     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`
+     * (PcapReportWriter::WriteCsv).
      * @param path the links table
      * @return the files written
      * @throws WanInputError when a file cannot be written
      */
     std::vector<std::string> WriteCsv(const std::string& path) const;
     /**
-     * @brief Plot bytes per directed link per round as a PNG heat map with gnuplot.
+     * @brief Plot bytes per directed link per round as a PNG heat map with gnuplot
+     * (PcapReportWriter::WritePlot).
      * @param path the PNG file
      * @return an empty string, or why no plot was made (gnuplot not installed, no sync traffic)
      * @throws WanInputError when gnuplot fails

@@ -1,0 +1,67 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef PCAP_REPORT_WRITER_H
+#define PCAP_REPORT_WRITER_H
+
+#include "pcap-trace-report.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * @ingroup wan-training
+ * @brief Writes the outputs of a PcapTraceReport: the JSON document, the CSV tables and the
+ * PNG heat map of bytes per directed link per round.
+ *
+ * The JSON document has the sections `directory`, `port`, `links`, `messages`, `rounds`,
+ * `islands`, `aggregation`, `replication`, `attribution`, `ambiguous_packets` and `warnings`;
+ * the CSV tables hold the links per round, the islands per round, the aggregation and the
+ * replication per link. The writer reads the report only: every output is a function of what
+ * PcapTraceReport::Analyze found.
+ */
+class PcapReportWriter
+{
+  public:
+    /**
+     * @param report the analyzed report; it must outlive the writer
+     */
+    explicit PcapReportWriter(const PcapTraceReport& report);
+
+    /** @return the report as JSON (pretty printed) */
+    std::string ToJson() const;
+    /**
+     * @brief Write ToJson() to a file.
+     * @param path the file
+     * @throws WanInputError when it cannot be written
+     */
+    void WriteJson(const std::string& path) const;
+    /**
+     * @brief Write the CSV tables: links per round to `path`, and next to it (the name without
+     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`.
+     * @param path the links table
+     * @return the files written
+     * @throws WanInputError when a file cannot be written
+     */
+    std::vector<std::string> WriteCsv(const std::string& path) const;
+    /**
+     * @brief Plot bytes per directed link per round as a PNG heat map with gnuplot.
+     * @param path the PNG file
+     * @return an empty string, or why no plot was made (gnuplot not installed, no sync traffic)
+     * @throws WanInputError when gnuplot fails
+     */
+    std::string WritePlot(const std::string& path) const;
+
+  private:
+    const PcapTraceReport& m_report; //!< the report written
+};
+
+} // namespace ns3
+
+#endif /* PCAP_REPORT_WRITER_H */
