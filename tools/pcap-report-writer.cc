@@ -18,6 +18,7 @@
 #include <set>
 #include <sstream>
 #include <unistd.h>
+#include <utility>
 
 namespace ns3
 {
@@ -115,6 +116,21 @@ OpenOutput(const std::string& path, const std::string& option)
         throw WanInputError(path, option, "cannot open for writing");
     }
     return out;
+}
+
+/**
+ * @param out a stream written to the end
+ * @param path its file
+ * @param option the option that named it, for the message
+ * @throws WanInputError when a write failed
+ */
+void
+CheckWritten(const std::ofstream& out, const std::string& path, const std::string& option)
+{
+    if (!out)
+    {
+        throw WanInputError(path, option, "cannot write");
+    }
 }
 
 /**
@@ -282,108 +298,103 @@ PcapReportWriter::WriteJson(const std::string& path) const
 {
     std::ofstream out = OpenOutput(path, "--json");
     out << ToJson() << "\n";
-    if (!out)
-    {
-        throw WanInputError(path, "--json", "cannot write");
-    }
+    CheckWritten(out, path, "--json");
 }
 
 std::vector<std::string>
 PcapReportWriter::WriteCsv(const std::string& path) const
 {
+    using Table = void (PcapReportWriter::*)(std::ostream&) const;
+    const std::vector<std::pair<std::string, Table>> tables{
+        {path, &PcapReportWriter::WriteLinksCsv},
+        {SiblingCsv(path, "-islands"), &PcapReportWriter::WriteIslandsCsv},
+        {SiblingCsv(path, "-aggregation"), &PcapReportWriter::WriteAggregationCsv},
+        {SiblingCsv(path, "-replication"), &PcapReportWriter::WriteReplicationCsv}};
     std::vector<std::string> written;
+    for (const auto& [file, table] : tables)
     {
-        std::ofstream out = OpenOutput(path, "--csv");
-        out << "link,round,packets,bytes,model_bytes\n";
-        for (const auto& [name, link] : m_report.GetLinks())
-        {
-            for (const auto& [round, c] : link.rounds)
-            {
-                out << name << "," << round << "," << c.packets << "," << c.bytes << ","
-                    << c.modelBytes << "\n";
-            }
-            const PcapTraceReport::Counters& o = link.other;
-            out << name << ",other," << o.packets << "," << o.bytes << "," << o.modelBytes << "\n";
-            const PcapTraceReport::Counters& t = link.total;
-            out << name << ",total," << t.packets << "," << t.bytes << "," << t.modelBytes << "\n";
-        }
-        if (!out)
-        {
-            throw WanInputError(path, "--csv", "cannot write");
-        }
-        written.push_back(path);
-    }
-    {
-        const std::string file = SiblingCsv(path, "-islands");
         std::ofstream out = OpenOutput(file, "--csv");
-        out << "island,index,address,round,egress_packets,egress_bytes,egress_model_bytes,"
-               "ingress_packets,ingress_bytes,ingress_model_bytes,first_s,last_s\n";
-        for (const auto& [city, island] : m_report.GetIslands())
-        {
-            std::string head =
-                city + "," + (island.index >= 0 ? std::to_string(island.index) : "") + "," +
-                (island.hasAddress ? PcapTraceReport::AddressToString(island.address) : "");
-            for (const auto& [round, r] : island.rounds)
-            {
-                out << head << "," << round << "," << r.egress.packets << "," << r.egress.bytes
-                    << "," << r.egress.modelBytes << "," << r.ingress.packets << ","
-                    << r.ingress.bytes << "," << r.ingress.modelBytes << ","
-                    << SecondsCsv(r.span.firstNs) << "," << SecondsCsv(r.span.lastNs) << "\n";
-            }
-            out << head << ",total," << island.egress.packets << "," << island.egress.bytes << ","
-                << island.egress.modelBytes << "," << island.ingress.packets << ","
-                << island.ingress.bytes << "," << island.ingress.modelBytes << ",,\n";
-        }
-        if (!out)
-        {
-            throw WanInputError(file, "--csv", "cannot write");
-        }
-        written.push_back(file);
-    }
-    {
-        const std::string file = SiblingCsv(path, "-aggregation");
-        std::ofstream out = OpenOutput(file, "--csv");
-        out << "island,packets_in,packets_out,aggregates_out,island_aggregates_out,data_out,"
-               "reduction_ratio\n";
-        for (const auto& [city, a] : m_report.GetAggregation())
-        {
-            out << city << "," << a.packetsIn << "," << a.packetsOut << "," << a.aggregatesOut
-                << "," << a.islandAggregatesOut << "," << a.dataOut << ",";
-            if (a.packetsOut > 0)
-            {
-                out << static_cast<double>(a.packetsIn) / a.packetsOut;
-            }
-            out << "\n";
-        }
-        if (!out)
-        {
-            throw WanInputError(file, "--csv", "cannot write");
-        }
-        written.push_back(file);
-    }
-    {
-        const std::string file = SiblingCsv(path, "-replication");
-        std::ofstream out = OpenOutput(file, "--csv");
-        const std::map<int64_t, std::string> cityOfIndex = CityOfIndex(m_report);
-        out << "job,round,clique,source,source_island,stream_chunks,link,link_chunks,copies\n";
-        for (const auto& [key, stats] : m_report.GetReplication())
-        {
-            const auto& [jobId, round, cliqueId, sender] = key;
-            auto city = cityOfIndex.find(sender);
-            for (const auto& [name, counts] : stats.links)
-            {
-                out << jobId << "," << round << "," << cliqueId << "," << sender << ","
-                    << (city != cityOfIndex.end() ? city->second : "") << "," << stats.chunks << ","
-                    << name << "," << counts.first << "," << counts.second << "\n";
-            }
-        }
-        if (!out)
-        {
-            throw WanInputError(file, "--csv", "cannot write");
-        }
+        (this->*table)(out);
+        CheckWritten(out, file, "--csv");
         written.push_back(file);
     }
     return written;
+}
+
+void
+PcapReportWriter::WriteLinksCsv(std::ostream& out) const
+{
+    out << "link,round,packets,bytes,model_bytes\n";
+    for (const auto& [name, link] : m_report.GetLinks())
+    {
+        for (const auto& [round, c] : link.rounds)
+        {
+            out << name << "," << round << "," << c.packets << "," << c.bytes << "," << c.modelBytes
+                << "\n";
+        }
+        const PcapTraceReport::Counters& o = link.other;
+        out << name << ",other," << o.packets << "," << o.bytes << "," << o.modelBytes << "\n";
+        const PcapTraceReport::Counters& t = link.total;
+        out << name << ",total," << t.packets << "," << t.bytes << "," << t.modelBytes << "\n";
+    }
+}
+
+void
+PcapReportWriter::WriteIslandsCsv(std::ostream& out) const
+{
+    out << "island,index,address,round,egress_packets,egress_bytes,egress_model_bytes,"
+           "ingress_packets,ingress_bytes,ingress_model_bytes,first_s,last_s\n";
+    for (const auto& [city, island] : m_report.GetIslands())
+    {
+        std::string head =
+            city + "," + (island.index >= 0 ? std::to_string(island.index) : "") + "," +
+            (island.hasAddress ? PcapTraceReport::AddressToString(island.address) : "");
+        for (const auto& [round, r] : island.rounds)
+        {
+            out << head << "," << round << "," << r.egress.packets << "," << r.egress.bytes << ","
+                << r.egress.modelBytes << "," << r.ingress.packets << "," << r.ingress.bytes << ","
+                << r.ingress.modelBytes << "," << SecondsCsv(r.span.firstNs) << ","
+                << SecondsCsv(r.span.lastNs) << "\n";
+        }
+        out << head << ",total," << island.egress.packets << "," << island.egress.bytes << ","
+            << island.egress.modelBytes << "," << island.ingress.packets << ","
+            << island.ingress.bytes << "," << island.ingress.modelBytes << ",,\n";
+    }
+}
+
+void
+PcapReportWriter::WriteAggregationCsv(std::ostream& out) const
+{
+    out << "island,packets_in,packets_out,aggregates_out,island_aggregates_out,data_out,"
+           "reduction_ratio\n";
+    for (const auto& [city, a] : m_report.GetAggregation())
+    {
+        out << city << "," << a.packetsIn << "," << a.packetsOut << "," << a.aggregatesOut << ","
+            << a.islandAggregatesOut << "," << a.dataOut << ",";
+        if (a.packetsOut > 0)
+        {
+            out << static_cast<double>(a.packetsIn) / a.packetsOut;
+        }
+        out << "\n";
+    }
+}
+
+void
+PcapReportWriter::WriteReplicationCsv(std::ostream& out) const
+{
+    const std::map<int64_t, std::string> cityOfIndex = CityOfIndex(m_report);
+    out << "job,round,clique,source,source_island,stream_chunks,link,link_chunks,copies\n";
+    for (const auto& [key, stats] : m_report.GetReplication())
+    {
+        const auto& [jobId, round, cliqueId, sender] = key;
+        auto city = cityOfIndex.find(sender);
+        for (const auto& [name, counts] : stats.links)
+        {
+            out << jobId << "," << round << "," << cliqueId << "," << sender << ","
+                << (city != cityOfIndex.end() ? city->second : "") << "," << stats.chunks << ","
+                << name << "," << counts.first << "," << counts.second << "\n";
+        }
+    }
 }
 
 std::string

@@ -9,6 +9,7 @@
 
 #include "pcap-trace-report.h"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,15 @@ class PcapReportWriter
     std::string WritePlot(const std::string& path) const;
 
   private:
+    /** @param out where to write the links table: per directed link its rounds, other, total */
+    void WriteLinksCsv(std::ostream& out) const;
+    /** @param out where to write the islands table: per island its rounds and total */
+    void WriteIslandsCsv(std::ostream& out) const;
+    /** @param out where to write the aggregation table: per island its FPGA port */
+    void WriteAggregationCsv(std::ostream& out) const;
+    /** @param out where to write the replication table: per stream and link its chunks */
+    void WriteReplicationCsv(std::ostream& out) const;
+
     const PcapTraceReport& m_report; //!< the report written
 };
 
