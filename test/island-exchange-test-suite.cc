@@ -17,7 +17,7 @@
  * @ingroup wan-training-tests
  * The exchanges of the capability modes on their own: the factory's choice per mode, a star
  * chunk's content, and a three-member ring's segments, contributors, steps (found back from
- * headers), chunk values and average, against hand-computed values.
+ * headers), chunk checks, stored sums, chunk values and average, against hand-computed values.
  */
 
 using namespace ns3;
@@ -158,6 +158,33 @@ class RingExchangeTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ring->FindStep(plan, 1, bits7, 2),
                               IslandExchange::NO_STEP,
                               "a bitmap without the sender");
+
+        NS_TEST_ASSERT_MSG_EQ(ring->GetPredecessorPosition(plan), 0U, "island 2 at place 0");
+        NS_TEST_ASSERT_MSG_EQ(ring->GetStepChunks(plan, 1, 0).first, 2U, "segment 1 from chunk 2");
+        NS_TEST_ASSERT_MSG_EQ(ring->GetStepChunks(plan, 1, 0).second, 4U, "to chunk 4");
+
+        // Island 2's step 1 sends segment 2 (chunks 4, 5) summed over {2, 7}.
+        IslandSyncHeader fromPredecessor;
+        fromPredecessor.SetType(IslandSyncHeader::AGGREGATE);
+        fromPredecessor.SetChunkIndex(5);
+        fromPredecessor.SetContributors(bits2 | bits7);
+        fromPredecessor.SetValueOffset(20);
+        fromPredecessor.SetValues({5.0F, 6.0F, 7.0F, 8.0F});
+        NS_TEST_ASSERT_MSG_EQ(ring->CheckChunk(plan, fromPredecessor, 0), 1U, "step 1");
+        NS_TEST_ASSERT_MSG_EQ(ring->CheckChunk(plan, fromPredecessor, 4),
+                              IslandExchange::NO_STEP,
+                              "padding beyond the payload");
+        RingValues received;
+        received.partial.assign(24, 0.0F);
+        received.reduced.assign(24, 0.0F);
+        ring->Store(plan, 1, fromPredecessor, received);
+        NS_TEST_ASSERT_MSG_EQ(received.partial[20], 5.0F, "a partial sum, at its offset");
+        NS_TEST_ASSERT_MSG_EQ(received.partial[23], 8.0F, "to the end of the chunk");
+        NS_TEST_ASSERT_MSG_EQ(received.reduced[20], 0.0F, "no full sum");
+        fromPredecessor.SetType(IslandSyncHeader::DATA);
+        NS_TEST_ASSERT_MSG_EQ(ring->CheckChunk(plan, fromPredecessor, 0),
+                              IslandExchange::NO_STEP,
+                              "a sum sent as DATA");
 
         std::vector<float> snapshot(24, 1.0F);
         RingValues sums;

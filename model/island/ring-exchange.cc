@@ -54,6 +54,20 @@ RingExchange::GetSegment(const ExchangePlan& plan, uint32_t position, uint32_t s
     return (position + 1 + k - (step - (k - 1))) % k;
 }
 
+std::pair<uint32_t, uint32_t>
+RingExchange::GetStepChunks(const ExchangePlan& plan, uint32_t position, uint32_t step) const
+{
+    const uint32_t segment = GetSegment(plan, position, step);
+    return {plan.segmentFirst[segment], plan.segmentFirst[segment + 1]};
+}
+
+uint32_t
+RingExchange::GetPredecessorPosition(const ExchangePlan& plan) const
+{
+    const uint32_t k = plan.ring.size();
+    return (plan.ringPosition + k - 1) % k;
+}
+
 uint64_t
 RingExchange::GetContributors(const ExchangePlan& plan, uint32_t position, uint32_t step) const
 {
@@ -127,6 +141,41 @@ RingExchange::GetStepOf(const ExchangePlan& plan, const IslandSyncHeader& header
                     static_cast<uint32_t>(std::distance(plan.ring.begin(), it)),
                     header.GetContributors(),
                     header.GetChunkIndex());
+}
+
+uint32_t
+RingExchange::CheckChunk(const ExchangePlan& plan,
+                         const IslandSyncHeader& header,
+                         uint32_t paddingBytes) const
+{
+    const uint32_t chunk = header.GetChunkIndex();
+    const uint32_t step =
+        FindStep(plan, GetPredecessorPosition(plan), header.GetContributors(), chunk);
+    if (step == NO_STEP)
+    {
+        return NO_STEP;
+    }
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    if ((header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
+        header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
+        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != plan.GetPayloadBytes(chunk))
+    {
+        return NO_STEP;
+    }
+    return step;
+}
+
+void
+RingExchange::Store(const ExchangePlan& plan,
+                    uint32_t step,
+                    const IslandSyncHeader& header,
+                    RingValues& sums) const
+{
+    std::vector<float>& target = step + 1 < plan.ring.size() ? sums.partial : sums.reduced;
+    const std::vector<float>& values = header.GetValues();
+    std::copy(values.begin(),
+              values.end(),
+              target.begin() + plan.GetValueSlice(header.GetChunkIndex()).first);
 }
 
 std::vector<float>

@@ -9,6 +9,8 @@
 
 #include "island-exchange.h"
 
+#include <utility>
+
 namespace ns3
 {
 
@@ -75,6 +77,21 @@ class RingExchange : public IslandExchange
      * @param plan a ring plan
      * @param position a place on the ring
      * @param step a step
+     * @return the chunks the member at that place sends in that step, [first, end): its
+     *         segment's
+     */
+    std::pair<uint32_t, uint32_t> GetStepChunks(const ExchangePlan& plan,
+                                                uint32_t position,
+                                                uint32_t step) const;
+    /**
+     * @param plan a ring plan
+     * @return the predecessor's place on the ring
+     */
+    uint32_t GetPredecessorPosition(const ExchangePlan& plan) const;
+    /**
+     * @param plan a ring plan
+     * @param position a place on the ring
+     * @param step a step
      * @return the contributor bitmap of what the member at that place sends in that step
      */
     uint64_t GetContributors(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
@@ -89,6 +106,29 @@ class RingExchange : public IslandExchange
                       uint32_t position,
                       uint64_t contributors,
                       uint32_t chunk) const;
+    /**
+     * @brief Check a chunk from the predecessor against the plan: a step of the predecessor's
+     * place whose type (DATA at step 0, else AGGREGATE), value slice and payload fit the chunk.
+     * @param plan the round's ring plan (the header's clique, epoch and sender checked already)
+     * @param header the chunk's header
+     * @param paddingBytes its payload after the header
+     * @return the step, or NO_STEP when the chunk is none of the predecessor's
+     */
+    uint32_t CheckChunk(const ExchangePlan& plan,
+                        const IslandSyncHeader& header,
+                        uint32_t paddingBytes) const;
+    /**
+     * @brief Keep the sums of a chunk from the predecessor: partial sums in reduce-scatter steps,
+     * full sums in all-gather steps (each segment comes once in each phase).
+     * @param plan the round's ring plan
+     * @param step the chunk's step (CheckChunk)
+     * @param header the chunk's header
+     * @param sums the round's sums received
+     */
+    void Store(const ExchangePlan& plan,
+               uint32_t step,
+               const IslandSyncHeader& header,
+               RingValues& sums) const;
     /**
      * @brief The values this island sends in one step.
      * @param plan the round's ring plan

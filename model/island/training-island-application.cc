@@ -891,9 +891,9 @@ TrainingIslandApplication::BeginExchange()
             stream.m_step = step;
             stream.SetProbeCallback(
                 MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, step));
-            uint32_t segment = GetRing(plan).GetSegment(plan, plan.ringPosition, step);
-            stream.m_pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
-            stream.m_sentFirst = plan.segmentFirst[segment];
+            auto [first, end] = GetRing(plan).GetStepChunks(plan, plan.ringPosition, step);
+            stream.m_pending.Insert(first, end);
+            stream.m_sentFirst = first;
             stream.GetPacer().RestartNow();
             // A step's values are held once the predecessor's previous step is.
             stream.m_waitingStep = step > 0 && !rx.streams.at(step - 1).IsComplete();
@@ -1027,17 +1027,17 @@ TrainingIslandApplication::GetRxState(uint32_t round)
         rx.ringValues = std::make_shared<RingValues>();
         rx.ringValues->partial.assign(m_parameterCount, 0.0F);
         rx.ringValues->reduced.assign(m_parameterCount, 0.0F);
-        const uint32_t k = plan.ring.size();
-        const uint32_t predecessorPosition = (plan.ringPosition + k - 1) % k;
-        for (uint32_t step = 0; step < GetRing(plan).GetSteps(plan); ++step)
+        const RingExchange& ring = GetRing(plan);
+        const uint32_t predecessorPosition = ring.GetPredecessorPosition(plan);
+        for (uint32_t step = 0; step < ring.GetSteps(plan); ++step)
         {
-            uint32_t segment = GetRing(plan).GetSegment(plan, predecessorPosition, step);
+            auto [first, end] = ring.GetStepChunks(plan, predecessorPosition, step);
             ReceiveStream& stream = rx.streams
                                         .try_emplace(step,
                                                      plan.predecessor,
                                                      step,
-                                                     plan.segmentFirst[segment],
-                                                     plan.segmentFirst[segment + 1],
+                                                     first,
+                                                     end,
                                                      GetReceiveTiming(plan, plan.predecessor))
                                         .first->second;
             stream.SetCallbacks(
@@ -1222,9 +1222,7 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
     if (IsRing())
     {
         // The last chunk of the step's segment.
-        chunk = plan.segmentFirst[GetRing(plan).GetSegment(plan, plan.ringPosition, stream.m_step) +
-                                  1] -
-                1;
+        chunk = GetRing(plan).GetStepChunks(plan, plan.ringPosition, stream.m_step).second - 1;
     }
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
@@ -1348,11 +1346,11 @@ TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
     if (IsRing())
     {
         // The step's contributor set and the first chunk of its segment name the step.
-        const uint32_t k = plan.ring.size();
-        const uint32_t position = (plan.ringPosition + k - 1) % k;
+        const RingExchange& ring = GetRing(plan);
+        const uint32_t position = ring.GetPredecessorPosition(plan);
         source = plan.predecessor;
-        header.SetContributors(GetRing(plan).GetContributors(plan, position, key));
-        header.SetChunkIndex(plan.segmentFirst[GetRing(plan).GetSegment(plan, position, key)]);
+        header.SetContributors(ring.GetContributors(plan, position, key));
+        header.SetChunkIndex(ring.GetStepChunks(plan, position, key).first);
     }
     else
     {
@@ -1991,15 +1989,11 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         }
         return;
     }
-    const uint32_t k = plan.ring.size();
-    const uint32_t position = (plan.ringPosition + k - 1) % k;
+    const RingExchange& ring = GetRing(plan);
+    const uint32_t step = ring.CheckChunk(plan, header, paddingBytes);
     const uint64_t contributors = header.GetContributors();
-    const uint32_t step = GetRing(plan).FindStep(plan, position, contributors, chunk);
-    auto [offset, count] = plan.GetValueSlice(chunk);
-    uint32_t payload = plan.GetPayloadBytes(chunk);
-    if (step == NO_RING_STEP || (header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
-        header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
-        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
+    const uint32_t payload = plan.GetPayloadBytes(chunk);
+    if (step == NO_RING_STEP)
     {
         ++m_rejectedPackets;
         return;
@@ -2038,18 +2032,14 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         }
         return;
     }
-    // Reduce-scatter steps bring partial sums, all-gather steps full sums; each segment comes
-    // once in each phase.
-    std::vector<float>& target = step + 1 < k ? rx.ringValues->partial : rx.ringValues->reduced;
-    const std::vector<float>& values = header.GetValues();
-    std::copy(values.begin(), values.end(), target.begin() + offset);
+    ring.Store(plan, step, header, *rx.ringValues);
     m_chunkReceivedTrace(m_island, header, payload, false);
 
     if (stream.Accept(chunk))
     {
         ++rx.completeStreams;
         SendDone(round, step);
-        if (step + 1 < GetRing(plan).GetSteps(plan))
+        if (step + 1 < ring.GetSteps(plan))
         {
             ReleaseRingStep(round, step + 1);
         }
@@ -2089,11 +2079,10 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
         if (requester == plan.successor && step != NO_RING_STEP)
         {
             streamIt = tx.streams.find(step);
-            uint32_t segment = GetRing(plan).GetSegment(plan, plan.ringPosition, step);
+            auto [first, end] = GetRing(plan).GetStepChunks(plan, plan.ringPosition, step);
             for (const auto& range : header.GetRanges())
             {
-                if (range.first < plan.segmentFirst[segment] ||
-                    range.second > plan.segmentFirst[segment + 1])
+                if (range.first < first || range.second > end)
                 {
                     streamIt = tx.streams.end();
                 }
