@@ -10,14 +10,16 @@
 
 #include "ns3/test.h"
 
+#include <map>
 #include <vector>
 
 /**
  * @file
  * @ingroup wan-training-tests
  * The exchanges of the capability modes on their own: the factory's choice per mode, a star
- * chunk's content, and a three-member ring's segments, contributors, steps (found back from
- * headers), chunk checks, stored sums, chunk values and average, against hand-computed values.
+ * chunk's content, awaited members and average, and a three-member ring's segments,
+ * contributors, steps (found back from headers), awaited members, chunk checks, stored sums,
+ * chunk values and average, against hand-computed values.
  */
 
 using namespace ns3;
@@ -96,6 +98,14 @@ class IslandExchangeFactoryTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(header.GetValues()[0], 8.0F, "from the offset");
         NS_TEST_ASSERT_MSG_EQ(header.GetValues()[3], 11.0F, "to the end of the slice");
         NS_TEST_ASSERT_MSG_EQ(star->GetStepOf(plan, header), IslandExchange::NO_STEP, "no steps");
+
+        // A member is awaited while its stream waits for its READY.
+        std::map<uint32_t, SendStream> sendStreams;
+        sendStreams[2].m_waitingReady = true;
+        sendStreams[7];
+        std::vector<uint32_t> awaited = star->GetAwaited(plan, nullptr, &sendStreams, nullptr);
+        NS_TEST_ASSERT_MSG_EQ(awaited.size(), 1U, "one member awaited");
+        NS_TEST_ASSERT_MSG_EQ(awaited[0], 2U, "island 2");
 
         // The star's average: the own snapshot added to the sum, divided by the members.
         std::vector<double> sum(24, 4.0);
@@ -185,6 +195,13 @@ class RingExchangeTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(ring->CheckChunk(plan, fromPredecessor, 0),
                               IslandExchange::NO_STEP,
                               "a sum sent as DATA");
+
+        // The ring awaits its successor's READY.
+        SendStream pacer;
+        pacer.m_waitingReady = true;
+        std::vector<uint32_t> awaited = ring->GetAwaited(plan, &pacer, nullptr, nullptr);
+        NS_TEST_ASSERT_MSG_EQ(awaited.size(), 1U, "one member awaited");
+        NS_TEST_ASSERT_MSG_EQ(awaited[0], 7U, "the successor");
 
         std::vector<float> snapshot(24, 1.0F);
         RingValues sums;

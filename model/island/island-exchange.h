@@ -10,11 +10,14 @@
 #include "exchange-plan.h"
 #include "island-sync-header.h"
 #include "link-load-model.h"
+#include "receive-stream.h"
+#include "send-stream.h"
 
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -91,6 +94,21 @@ class IslandExchange : public Object
     virtual void AddOwn(const ExchangePlan& plan,
                         const std::vector<float>& snapshot,
                         std::vector<double>& sum) const = 0;
+
+    /**
+     * @brief The members the exchange waits for now: not announced (READY), or nothing
+     * received yet from them.
+     * @param plan the round's plan
+     * @param pacer the round's multicast stream or ring pacer (nullptr: no send state)
+     * @param sendStreams the round's send streams (nullptr: no send state)
+     * @param receiveStreams the round's receive streams (nullptr: no receive state)
+     * @return the members, in the order of the plan
+     */
+    virtual std::vector<uint32_t> GetAwaited(
+        const ExchangePlan& plan,
+        const SendStream* pacer,
+        const std::map<uint32_t, SendStream>* sendStreams,
+        const std::map<uint32_t, ReceiveStream>* receiveStreams) const = 0;
 
     /**
      * @brief The clique average at the end of the exchange.

@@ -232,6 +232,36 @@ RingExchange::AddOwn(const ExchangePlan& /* plan */,
     // Our values enter the sums as the steps are sent (GetValues).
 }
 
+std::vector<uint32_t>
+RingExchange::GetAwaited(const ExchangePlan& plan,
+                         const SendStream* pacer,
+                         const std::map<uint32_t, SendStream>* /* sendStreams */,
+                         const std::map<uint32_t, ReceiveStream>* receiveStreams) const
+{
+    std::vector<uint32_t> awaited;
+    if (pacer != nullptr && pacer->m_waitingReady)
+    {
+        awaited.push_back(plan.successor);
+    }
+    if (receiveStreams != nullptr)
+    {
+        // The predecessor, while the step it must send next has brought nothing.
+        for (const auto& [step, stream] : *receiveStreams)
+        {
+            if (!stream.IsComplete())
+            {
+                if (!stream.IsStarted() &&
+                    std::find(awaited.begin(), awaited.end(), plan.predecessor) == awaited.end())
+                {
+                    awaited.push_back(plan.predecessor);
+                }
+                break;
+            }
+        }
+    }
+    return awaited;
+}
+
 void
 RingExchange::Average(const ExchangePlan& plan,
                       const std::vector<double>& /* sum */,

@@ -69,6 +69,39 @@ StarExchange::AddOwn(const ExchangePlan& plan,
     }
 }
 
+std::vector<uint32_t>
+StarExchange::GetAwaited(const ExchangePlan& plan,
+                         const SendStream* /* pacer */,
+                         const std::map<uint32_t, SendStream>* sendStreams,
+                         const std::map<uint32_t, ReceiveStream>* receiveStreams) const
+{
+    std::vector<uint32_t> awaited;
+    for (uint32_t member : plan.members)
+    {
+        if (member == plan.island)
+        {
+            continue;
+        }
+        bool waiting = false;
+        if (sendStreams != nullptr)
+        {
+            auto it = sendStreams->find(member);
+            waiting = it != sendStreams->end() && it->second.m_waitingReady;
+        }
+        if (receiveStreams != nullptr)
+        {
+            auto it = receiveStreams->find(member);
+            waiting = waiting || (it != receiveStreams->end() && !it->second.IsStarted() &&
+                                  !it->second.IsComplete());
+        }
+        if (waiting)
+        {
+            awaited.push_back(member);
+        }
+    }
+    return awaited;
+}
+
 void
 StarExchange::Average(const ExchangePlan& plan,
                       const std::vector<double>& sum,

@@ -45,6 +45,11 @@ class StarExchange : public IslandExchange
     void AddOwn(const ExchangePlan& plan,
                 const std::vector<float>& snapshot,
                 std::vector<double>& sum) const override;
+    std::vector<uint32_t> GetAwaited(
+        const ExchangePlan& plan,
+        const SendStream* pacer,
+        const std::map<uint32_t, SendStream>* sendStreams,
+        const std::map<uint32_t, ReceiveStream>* receiveStreams) const override;
     void Average(const ExchangePlan& plan,
                  const std::vector<double>& sum,
                  const RingValues* sums,

@@ -1451,59 +1451,13 @@ TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
 std::vector<uint32_t>
 TrainingIslandApplication::GetAwaited(uint32_t round) const
 {
-    std::vector<uint32_t> awaited;
     const ExchangePlan& plan = GetPlan(round);
     auto txIt = m_tx.find(round);
     auto rxIt = m_rx.find(round);
-    if (IsRing())
-    {
-        if (txIt != m_tx.end() && txIt->second.group.m_waitingReady)
-        {
-            awaited.push_back(plan.successor);
-        }
-        if (rxIt != m_rx.end())
-        {
-            // The predecessor, while the step it must send next has brought nothing.
-            for (const auto& [step, stream] : rxIt->second.streams)
-            {
-                if (!stream.IsComplete())
-                {
-                    if (!stream.IsStarted() &&
-                        std::find(awaited.begin(), awaited.end(), plan.predecessor) ==
-                            awaited.end())
-                    {
-                        awaited.push_back(plan.predecessor);
-                    }
-                    break;
-                }
-            }
-        }
-        return awaited;
-    }
-    for (uint32_t member : plan.members)
-    {
-        if (member == m_island)
-        {
-            continue;
-        }
-        bool waiting = false;
-        if (txIt != m_tx.end())
-        {
-            auto it = txIt->second.streams.find(member);
-            waiting = it != txIt->second.streams.end() && it->second.m_waitingReady;
-        }
-        if (rxIt != m_rx.end())
-        {
-            auto it = rxIt->second.streams.find(member);
-            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.IsStarted() &&
-                                  !it->second.IsComplete());
-        }
-        if (waiting)
-        {
-            awaited.push_back(member);
-        }
-    }
-    return awaited;
+    return GetExchange(plan).GetAwaited(plan,
+                                        txIt != m_tx.end() ? &txIt->second.group : nullptr,
+                                        txIt != m_tx.end() ? &txIt->second.streams : nullptr,
+                                        rxIt != m_rx.end() ? &rxIt->second.streams : nullptr);
 }
 
 void
