@@ -9,6 +9,7 @@
 #include "clique-membership.h"
 #include "exchange-planner.h"
 #include "island-timing.h"
+#include "ring-exchange.h"
 #include "wan-config-error.h"
 
 #include "ns3/abort.h"
@@ -467,138 +468,34 @@ TrainingIslandApplication::IsRing() const
     return m_mode == CapabilityMode::RING;
 }
 
-uint32_t
-TrainingIslandApplication::GetRingSteps(const ExchangePlan& plan) const
+IslandExchange&
+TrainingIslandApplication::GetExchange(const ExchangePlan& plan) const
 {
-    return 2 * (static_cast<uint32_t>(plan.ring.size()) - 1);
+    Ptr<IslandExchange>& exchange = m_exchanges[plan.mode];
+    if (!exchange)
+    {
+        exchange = IslandExchange::Create(plan.mode);
+    }
+    return *exchange;
 }
 
-uint32_t
-TrainingIslandApplication::GetRingSegment(const ExchangePlan& plan,
-                                          uint32_t position,
-                                          uint32_t step) const
+const RingExchange&
+TrainingIslandApplication::GetRing(const ExchangePlan& plan) const
 {
-    const uint32_t k = plan.ring.size();
-    if (step + 1 < k)
-    {
-        // Reduce-scatter step s: segment t - s.
-        return (position + k - step) % k;
-    }
-    // All-gather step s: segment t + 1 - s.
-    return (position + 1 + k - (step - (k - 1))) % k;
-}
-
-uint64_t
-TrainingIslandApplication::GetRingContributors(const ExchangePlan& plan,
-                                               uint32_t position,
-                                               uint32_t step) const
-{
-    const uint32_t k = plan.ring.size();
-    const uint32_t count = step + 1 < k ? step + 1 : k;
-    uint64_t bitmap = 0;
-    for (uint32_t i = 0; i < count; ++i)
-    {
-        bitmap |= Bit(plan.ring[(position + k - i) % k]);
-    }
-    return bitmap;
-}
-
-uint32_t
-TrainingIslandApplication::FindRingStep(const ExchangePlan& plan,
-                                        uint32_t position,
-                                        uint64_t contributors,
-                                        uint32_t chunk) const
-{
-    const uint32_t k = plan.ring.size();
-    if (chunk >= plan.chunkCount || position >= k)
-    {
-        return NO_RING_STEP;
-    }
-    const uint32_t segment = plan.GetSegmentOfChunk(chunk);
-    const uint32_t count = std::bitset<64>(contributors).count();
-    uint32_t step = NO_RING_STEP;
-    if (count == k)
-    {
-        // All-gather: the segment tells the step.
-        uint32_t s = (position + 1 + k - segment) % k;
-        if (s + 2 > k)
-        {
-            return NO_RING_STEP;
-        }
-        step = k - 1 + s;
-    }
-    else if (count >= 1 && count < k)
-    {
-        // Reduce-scatter: the number of contributors tells the step.
-        step = count - 1;
-    }
-    else
-    {
-        return NO_RING_STEP;
-    }
-    if (GetRingSegment(plan, position, step) != segment ||
-        GetRingContributors(plan, position, step) != contributors)
-    {
-        return NO_RING_STEP;
-    }
-    return step;
-}
-
-std::vector<float>
-TrainingIslandApplication::GetRingValues(const ExchangePlan& plan,
-                                         const TxState& tx,
-                                         uint32_t step,
-                                         uint32_t offset,
-                                         uint32_t count) const
-{
-    const uint32_t k = plan.ring.size();
-    const RingValues& received = *tx.ringValues;
-    std::vector<float> values(count);
-    for (uint32_t v = 0; v < count; ++v)
-    {
-        const uint32_t i = offset + v;
-        if (step == 0)
-        {
-            values[v] = tx.values[i];
-        }
-        else if (step < k)
-        {
-            // The predecessor's partial sum plus our own values, added in float32 (at step
-            // k-1, the full sum of our segment).
-            values[v] = static_cast<float>(received.partial[i] + tx.values[i]);
-        }
-        else
-        {
-            values[v] = received.reduced[i];
-        }
-    }
-    return values;
+    auto* ring = dynamic_cast<const RingExchange*>(&GetExchange(plan));
+    NS_ABORT_MSG_IF(ring == nullptr, "TrainingIslandApplication: the plan is no ring plan");
+    return *ring;
 }
 
 uint32_t
 TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
 {
-    if (!IsRing() || !m_membership || header.GetRound() >= m_rounds ||
-        (header.GetType() != IslandSyncHeader::DATA &&
-         header.GetType() != IslandSyncHeader::AGGREGATE))
+    if (!m_membership || header.GetRound() >= m_rounds)
     {
         return NO_RING_STEP;
     }
     const ExchangePlan& plan = GetPlan(header.GetRound());
-    if (plan.ring.size() < 2 || header.GetCliqueIndex() != plan.clique ||
-        header.GetEpoch() != plan.epoch || header.GetChunkCount() != plan.chunkCount)
-    {
-        return NO_RING_STEP;
-    }
-    auto it = std::find(plan.ring.begin(), plan.ring.end(), header.GetSender());
-    if (it == plan.ring.end())
-    {
-        return NO_RING_STEP;
-    }
-    return FindRingStep(plan,
-                        static_cast<uint32_t>(std::distance(plan.ring.begin(), it)),
-                        header.GetContributors(),
-                        header.GetChunkIndex());
+    return GetExchange(plan).GetStepOf(plan, header);
 }
 
 uint64_t
@@ -616,6 +513,7 @@ TrainingIslandApplication::DoDispose()
     m_tx.clear();
     m_membership.reset();
     m_planner.reset();
+    m_exchanges.clear();
     m_topology.reset();
     m_schedule.reset();
     Application::DoDispose();
@@ -986,16 +884,16 @@ TrainingIslandApplication::BeginExchange()
             StreamPacer::LOWEST_STEP,
             MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, plan.successor));
         tx.group.GetPacer().RestartNow();
-        for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
+        for (uint32_t step = 0; step < GetRing(plan).GetSteps(plan); ++step)
         {
             SendStream& stream = tx.streams[step];
             stream.m_destination = plan.successor;
             stream.m_step = step;
             stream.SetProbeCallback(
                 MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, step));
-            uint32_t segment = GetRingSegment(plan, plan.ringPosition, step);
-            stream.m_pending.Insert(plan.segmentFirst[segment], plan.segmentFirst[segment + 1]);
-            stream.m_sentFirst = plan.segmentFirst[segment];
+            auto [first, end] = GetRing(plan).GetStepChunks(plan, plan.ringPosition, step);
+            stream.m_pending.Insert(first, end);
+            stream.m_sentFirst = first;
             stream.GetPacer().RestartNow();
             // A step's values are held once the predecessor's previous step is.
             stream.m_waitingStep = step > 0 && !rx.streams.at(step - 1).IsComplete();
@@ -1072,14 +970,7 @@ TrainingIslandApplication::BeginExchange()
                                        this,
                                        m_round);
 
-    if (!IsRing())
-    {
-        // Ring mode: our values enter the sums as the steps are sent (GetRingValues).
-        for (uint32_t v = 0; v < m_parameterCount; ++v)
-        {
-            rx.sum[v] += m_parameters[v];
-        }
-    }
+    GetExchange(plan).AddOwn(plan, m_parameters, rx.sum);
     rx.ownAdded = true;
     m_exchanging = true;
     CheckExchangeComplete();
@@ -1111,30 +1002,8 @@ TrainingIslandApplication::FinishRound()
         m_lastContributors = plan.GetMemberBits();
         auto it = m_rx.find(m_round);
         NS_ASSERT(it != m_rx.end());
-        double k = static_cast<double>(plan.members.size());
-        if (IsRing())
-        {
-            // The full sum of every segment: ours is the predecessor's last reduce-scatter
-            // partial plus our values (as sent in step k-1), the others arrived in the
-            // all-gather. m_parameters still holds the snapshot.
-            const RingValues& received = *it->second.ringValues;
-            const uint32_t own = (plan.ringPosition + 1) % plan.ring.size();
-            const uint32_t valuesPerChunk = plan.chunkBytes / IslandSyncHeader::VALUE_BYTES;
-            for (uint32_t v = 0; v < m_parameterCount; ++v)
-            {
-                float sum = plan.GetSegmentOfChunk(v / valuesPerChunk) == own
-                                ? static_cast<float>(received.partial[v] + m_parameters[v])
-                                : received.reduced[v];
-                m_parameters[v] = static_cast<float>(sum / k);
-            }
-        }
-        else
-        {
-            for (uint32_t v = 0; v < m_parameterCount; ++v)
-            {
-                m_parameters[v] = static_cast<float>(it->second.sum[v] / k);
-            }
-        }
+        // m_parameters still holds the snapshot.
+        GetExchange(plan).Average(plan, it->second.sum, it->second.ringValues.get(), m_parameters);
         m_rx.erase(it);
     }
     m_exchanging = false;
@@ -1158,17 +1027,17 @@ TrainingIslandApplication::GetRxState(uint32_t round)
         rx.ringValues = std::make_shared<RingValues>();
         rx.ringValues->partial.assign(m_parameterCount, 0.0F);
         rx.ringValues->reduced.assign(m_parameterCount, 0.0F);
-        const uint32_t k = plan.ring.size();
-        const uint32_t predecessorPosition = (plan.ringPosition + k - 1) % k;
-        for (uint32_t step = 0; step < GetRingSteps(plan); ++step)
+        const RingExchange& ring = GetRing(plan);
+        const uint32_t predecessorPosition = ring.GetPredecessorPosition(plan);
+        for (uint32_t step = 0; step < ring.GetSteps(plan); ++step)
         {
-            uint32_t segment = GetRingSegment(plan, predecessorPosition, step);
+            auto [first, end] = ring.GetStepChunks(plan, predecessorPosition, step);
             ReceiveStream& stream = rx.streams
                                         .try_emplace(step,
                                                      plan.predecessor,
                                                      step,
-                                                     plan.segmentFirst[segment],
-                                                     plan.segmentFirst[segment + 1],
+                                                     first,
+                                                     end,
                                                      GetReceiveTiming(plan, plan.predecessor))
                                         .first->second;
             stream.SetCallbacks(
@@ -1353,7 +1222,7 @@ TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
     if (IsRing())
     {
         // The last chunk of the step's segment.
-        chunk = plan.segmentFirst[GetRingSegment(plan, plan.ringPosition, stream.m_step) + 1] - 1;
+        chunk = GetRing(plan).GetStepChunks(plan, plan.ringPosition, stream.m_step).second - 1;
     }
     NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
     SendChunk(round, tx, stream, chunk, true);
@@ -1381,19 +1250,8 @@ TrainingIslandApplication::SendChunk(uint32_t round,
     header.SetChunkIndex(chunk);
     header.SetChunkCount(plan.chunkCount);
     header.SetValueOffset(offset);
-    if (IsRing())
-    {
-        // Step 0 carries our own values, later steps sums: an AGGREGATE naming its contributors.
-        header.SetType(stream.m_step == 0 ? IslandSyncHeader::DATA : IslandSyncHeader::AGGREGATE);
-        header.SetContributors(GetRingContributors(plan, plan.ringPosition, stream.m_step));
-        header.SetValues(GetRingValues(plan, tx, stream.m_step, offset, count));
-    }
-    else
-    {
-        header.SetContributors(Bit(m_island));
-        header.SetValues(
-            std::vector<float>(tx.values.begin() + offset, tx.values.begin() + offset + count));
-    }
+    GetExchange(plan)
+        .FillChunk(plan, stream.m_step, tx.values, tx.ringValues.get(), offset, count, header);
     uint32_t payload = plan.GetPayloadBytes(chunk);
     SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.m_destination);
     ++m_chunksSent;
@@ -1488,11 +1346,11 @@ TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
     if (IsRing())
     {
         // The step's contributor set and the first chunk of its segment name the step.
-        const uint32_t k = plan.ring.size();
-        const uint32_t position = (plan.ringPosition + k - 1) % k;
+        const RingExchange& ring = GetRing(plan);
+        const uint32_t position = ring.GetPredecessorPosition(plan);
         source = plan.predecessor;
-        header.SetContributors(GetRingContributors(plan, position, key));
-        header.SetChunkIndex(plan.segmentFirst[GetRingSegment(plan, position, key)]);
+        header.SetContributors(ring.GetContributors(plan, position, key));
+        header.SetChunkIndex(ring.GetStepChunks(plan, position, key).first);
     }
     else
     {
@@ -1593,59 +1451,13 @@ TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
 std::vector<uint32_t>
 TrainingIslandApplication::GetAwaited(uint32_t round) const
 {
-    std::vector<uint32_t> awaited;
     const ExchangePlan& plan = GetPlan(round);
     auto txIt = m_tx.find(round);
     auto rxIt = m_rx.find(round);
-    if (IsRing())
-    {
-        if (txIt != m_tx.end() && txIt->second.group.m_waitingReady)
-        {
-            awaited.push_back(plan.successor);
-        }
-        if (rxIt != m_rx.end())
-        {
-            // The predecessor, while the step it must send next has brought nothing.
-            for (const auto& [step, stream] : rxIt->second.streams)
-            {
-                if (!stream.IsComplete())
-                {
-                    if (!stream.IsStarted() &&
-                        std::find(awaited.begin(), awaited.end(), plan.predecessor) ==
-                            awaited.end())
-                    {
-                        awaited.push_back(plan.predecessor);
-                    }
-                    break;
-                }
-            }
-        }
-        return awaited;
-    }
-    for (uint32_t member : plan.members)
-    {
-        if (member == m_island)
-        {
-            continue;
-        }
-        bool waiting = false;
-        if (txIt != m_tx.end())
-        {
-            auto it = txIt->second.streams.find(member);
-            waiting = it != txIt->second.streams.end() && it->second.m_waitingReady;
-        }
-        if (rxIt != m_rx.end())
-        {
-            auto it = rxIt->second.streams.find(member);
-            waiting = waiting || (it != rxIt->second.streams.end() && !it->second.IsStarted() &&
-                                  !it->second.IsComplete());
-        }
-        if (waiting)
-        {
-            awaited.push_back(member);
-        }
-    }
-    return awaited;
+    return GetExchange(plan).GetAwaited(plan,
+                                        txIt != m_tx.end() ? &txIt->second.group : nullptr,
+                                        txIt != m_tx.end() ? &txIt->second.streams : nullptr,
+                                        rxIt != m_rx.end() ? &rxIt->second.streams : nullptr);
 }
 
 void
@@ -2131,15 +1943,11 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         }
         return;
     }
-    const uint32_t k = plan.ring.size();
-    const uint32_t position = (plan.ringPosition + k - 1) % k;
+    const RingExchange& ring = GetRing(plan);
+    const uint32_t step = ring.CheckChunk(plan, header, paddingBytes);
     const uint64_t contributors = header.GetContributors();
-    const uint32_t step = FindRingStep(plan, position, contributors, chunk);
-    auto [offset, count] = plan.GetValueSlice(chunk);
-    uint32_t payload = plan.GetPayloadBytes(chunk);
-    if (step == NO_RING_STEP || (header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
-        header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
-        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
+    const uint32_t payload = plan.GetPayloadBytes(chunk);
+    if (step == NO_RING_STEP)
     {
         ++m_rejectedPackets;
         return;
@@ -2178,18 +1986,14 @@ TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint3
         }
         return;
     }
-    // Reduce-scatter steps bring partial sums, all-gather steps full sums; each segment comes
-    // once in each phase.
-    std::vector<float>& target = step + 1 < k ? rx.ringValues->partial : rx.ringValues->reduced;
-    const std::vector<float>& values = header.GetValues();
-    std::copy(values.begin(), values.end(), target.begin() + offset);
+    ring.Store(plan, step, header, *rx.ringValues);
     m_chunkReceivedTrace(m_island, header, payload, false);
 
     if (stream.Accept(chunk))
     {
         ++rx.completeStreams;
         SendDone(round, step);
-        if (step + 1 < GetRingSteps(plan))
+        if (step + 1 < ring.GetSteps(plan))
         {
             ReleaseRingStep(round, step + 1);
         }
@@ -2222,16 +2026,17 @@ TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
     if (IsRing())
     {
         // The successor asks for chunks of one step, named by its bitmap and first chunk.
-        uint32_t step =
-            FindRingStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
+        uint32_t step = GetRing(plan).FindStep(plan,
+                                               plan.ringPosition,
+                                               header.GetContributors(),
+                                               header.GetChunkIndex());
         if (requester == plan.successor && step != NO_RING_STEP)
         {
             streamIt = tx.streams.find(step);
-            uint32_t segment = GetRingSegment(plan, plan.ringPosition, step);
+            auto [first, end] = GetRing(plan).GetStepChunks(plan, plan.ringPosition, step);
             for (const auto& range : header.GetRanges())
             {
-                if (range.first < plan.segmentFirst[segment] ||
-                    range.second > plan.segmentFirst[segment + 1])
+                if (range.first < first || range.second > end)
                 {
                     streamIt = tx.streams.end();
                 }
@@ -2285,8 +2090,10 @@ TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
     {
         // The successor holds one step, named by its bitmap and first chunk.
         const ExchangePlan& plan = GetPlan(round);
-        uint32_t step =
-            FindRingStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
+        uint32_t step = GetRing(plan).FindStep(plan,
+                                               plan.ringPosition,
+                                               header.GetContributors(),
+                                               header.GetChunkIndex());
         if (header.GetSender() == plan.successor && step != NO_RING_STEP)
         {
             streamIt = tx.streams.find(step);

@@ -11,6 +11,7 @@
 #include "clique-membership.h"
 #include "clique-schedule.h"
 #include "exchange-plan.h"
+#include "island-exchange.h"
 #include "island-sync-header.h"
 #include "link-load-model.h"
 #include "local-objective.h"
@@ -36,6 +37,7 @@ namespace ns3
 {
 
 class ExchangePlanner;
+class RingExchange;
 class Socket;
 class Packet;
 class Address;
@@ -319,13 +321,6 @@ class TrainingIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /** Ring mode: the sums an island receives in one round, by parameter index. */
-    struct RingValues
-    {
-        std::vector<float> partial; //!< reduce-scatter: the predecessor's partial sums
-        std::vector<float> reduced; //!< all-gather: the full segment sums received
-    };
-
     /** The receive side of one round. */
     struct RxState
     {
@@ -369,51 +364,15 @@ class TrainingIslandApplication : public Application
     bool IsRing() const;
 
     /**
-     * @param plan a ring plan
-     * @return the steps of the ring's exchange, 2(k-1)
+     * @param plan a round's plan
+     * @return the exchange of its mode (created on first use)
      */
-    uint32_t GetRingSteps(const ExchangePlan& plan) const;
+    IslandExchange& GetExchange(const ExchangePlan& plan) const;
     /**
      * @param plan a ring plan
-     * @param position a place on the ring (index in plan.ring)
-     * @param step a step
-     * @return the segment the member at that place sends in that step
+     * @return the ring exchange
      */
-    uint32_t GetRingSegment(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
-    /**
-     * @param plan a ring plan
-     * @param position a place on the ring
-     * @param step a step
-     * @return the contributor bitmap of what the member at that place sends in that step
-     */
-    uint64_t GetRingContributors(const ExchangePlan& plan, uint32_t position, uint32_t step) const;
-    /**
-     * @param plan a ring plan
-     * @param position the sender's place on the ring
-     * @param contributors a contributor bitmap
-     * @param chunk a chunk index
-     * @return the step whose segment holds the chunk and whose bitmap is that one, or
-     *         NO_RING_STEP
-     */
-    uint32_t FindRingStep(const ExchangePlan& plan,
-                          uint32_t position,
-                          uint64_t contributors,
-                          uint32_t chunk) const;
-    /**
-     * @brief The values this island sends in one ring step (ring mode).
-     * @param plan the round's ring plan
-     * @param tx the round's send state (snapshot and sums received)
-     * @param step the step
-     * @param offset the first value index
-     * @param count the number of values
-     * @return own values (step 0), predecessor's partial + own values in float32 (steps 1 ..
-     *         k-1), the full sums received (steps k .. 2k-3)
-     */
-    std::vector<float> GetRingValues(const ExchangePlan& plan,
-                                     const TxState& tx,
-                                     uint32_t step,
-                                     uint32_t offset,
-                                     uint32_t count) const;
+    const RingExchange& GetRing(const ExchangePlan& plan) const;
 
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
@@ -728,6 +687,7 @@ class TrainingIslandApplication : public Application
     uint8_t m_multicastTtl;                           //!< multicast TTL (0: not given)
     std::unique_ptr<ExchangePlanner> m_planner;       //!< plans and views of plans
     std::unique_ptr<CliqueMembership> m_membership;   //!< barrier, views, exclusions, plans
+    mutable std::map<CapabilityMode, Ptr<IslandExchange>> m_exchanges; //!< exchange per mode
 
     // State.
     Ptr<Socket> m_socket;                                //!< the UDP socket
