@@ -32,9 +32,11 @@ struct RingValues;
  *
  * TrainingIslandApplication holds one exchange per mode its cliques use and asks the exchange
  * of a round's plan (ExchangePlan::mode) what the mode decides: the content of a chunk, the
- * step a chunk belongs to, and how the average is formed. An exchange holds no round state; it
- * computes from the plan and the values it is given. Create makes the exchange of a mode:
- * StarExchange for unicast, multicast, aggregation and both, RingExchange for the ring all-reduce.
+ * step a chunk belongs to, how the island's own contribution enters the sum (AddOwn), which
+ * members the exchange still waits for (GetAwaited) and how the average is formed. An exchange
+ * holds no round state; it computes from the plan and the values it is given. Create makes the
+ * exchange of a mode: StarExchange for unicast, multicast, aggregation and both, RingExchange for
+ * the ring all-reduce.
  */
 class IslandExchange : public Object
 {
