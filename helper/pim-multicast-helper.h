@@ -34,65 +34,12 @@ class WanTopologyHelper;
  * the joins, prunes and reroutes during the simulation; the helper's Join, Prune and Reroute
  * hand them to that object.
  *
- * **Trees.** The tree of a source island s toward its current members M is
- * LinkLoadModel::GetSourceTree(s, M): the union of WanTopology's routes s -> j, j in M (the
- * multicast column of doc/schedule-model.rst), with s:up and every member's :down. Because every
- * route from s is a shortest path under one tie-breaking rule, the union is a tree rooted at s's
- * router (PimMulticastRouting checks this and aborts otherwise), and the link entering each router
- * is the last link of the unicast route from s to that router: the input interface is reverse-path
- * consistent with unicast forwarding. On every router of the tree the routing object installs
- * `AddMulticastRoute(origin = s's island address, group, input interface, output interfaces)`; on
- * s's island a host route to the group on its access interface (the route its socket sends with).
- * Nothing is installed anywhere else, so a packet sent to the group crosses every directed link of
- * the tree exactly once and no other link; non-members never see it on their access links.
- *
- * **What ns-3.37 does with these routes.** Ipv4StaticRouting matches multicast routes on (group,
- * input interface) and forwards a copy out of every output interface (Ipv4L3Protocol::
- * IpMulticastForward decrements the TTL and drops silently at 0). A router without a matching
- * route drops the packet (no route): routers never answer multicast with ICMP, and a bare
- * Ipv4StaticRouting never delivers multicast to the router's own sockets. Local delivery of
- * multicast happens only in Ipv4ListRouting (every multicast datagram that reaches the node is
- * handed to its transport, then the list's protocols may forward it). WanTopologyHelper therefore
- * gives every island an Ipv4ListRouting with its Ipv4StaticRouting at priority 0 (routers keep a
- * bare Ipv4StaticRouting); the helper checks this when an island becomes a member and aborts
- * with a message otherwise. It never changes any node's routing protocol.
- *
- * **Groups.** The group of (round slot r, clique index c in round r, source s) is
- *   network + (r x N + c) x N + s
- * in the configured range network/prefix (N = number of islands; default
- * DEFAULT_GROUP_RANGE = 232.1.0.0/16, inside the SSM range 232.0.0.0/8 and clear of IANA's
- * reserved 232.0.0.0/24). The range must be a multicast network clear of the link-local block
- * 224.0.0.0/24, and hold every group used; WanInputError otherwise. ns-3 matches routes on the
- * group only (it ignores the origin), so one source per group is what makes the trees
- * source-specific.
- *
- * **Membership.** A group's tree is always the union of the routes to its effective members.
- * - InstallSchedule: every member of every clique of every round slot joins at once (no delay).
- *   The groups of different slots never interfere, so a periodic schedule needs nothing else.
- * - Join(..., member, at): at time `at` the member's router sends a join toward the source; it
- *   takes effect (routes installed along the new branch, the member added) at `at + D`, D = the
- *   one-way latency of the WAN links of route(s, member) that are not on the tree installed at
- *   `at` (the new branch from the member's router back to the tree; the whole route's WAN
- *   latency when the tree is empty, because the join then travels to the source's router). D is
- *   0 when the member's router is already on the tree or when SetJoinDelayEnabled(false).
- *   Concurrent joins are timed independently against the tree installed when they are sent.
- *   Installing the whole branch at `at + D` is what hop-by-hop join state would show: no
- *   packet reaches the new branch before its graft router learns of the join.
- * - Prune(..., member, at): at time `at` the member leaves and every route that only served it
- *   is removed (Ipv4StaticRouting::RemoveMulticastRoute) or loses that output interface; it also
- *   cancels the member's pending join. Prunes are immediate: no packet enters the pruned branch
- *   after `at`, and one already on it is dropped (silently) by the next router.
- * - Joining a member (effective or pending) again, or pruning a non-member, changes nothing.
- * Routes change at the event time; a packet follows the routes installed when it reaches each
- * router.
- *
- * **Sending and receiving.** The source sends with a UDP socket to InetSocketAddress(group,
- * port) and sets the multicast TTL to at least GetMulticastTtl() with the UdpSocket attribute
- * `socket->SetAttribute("IpMulticastTtl", UintegerValue(pim.GetMulticastTtl()))` (when it is
- * left at 0, ns-3 sends multicast with Ipv4L3Protocol's DefaultTtl, 64). Every router on the path
- * decrements the TTL, so a tree whose longest path crosses h routers needs TTL >= h + 1
- * (SourceTree::requiredTtl). Members receive on any UDP socket bound to (Ipv4Address::GetAny(),
- * port); no socket-level join is needed (ns-3's UdpSocket::MulticastJoinGroup does nothing).
+ * The tree of a source island toward its members is the union of the topology's unicast
+ * routes from it (LinkLoadModel::GetSourceTree), reverse-path consistent with unicast
+ * forwarding, installed on the routers of the tree only; groups, membership changes (joins with
+ * their graft delay, immediate prunes), the TTL a source needs and what ns-3.37 does with these
+ * routes are in doc/wan-training.rst, "Multicast source trees". Islands must use
+ * Ipv4ListRouting (WanTopologyHelper installs it) to receive multicast.
  *
  * Copies of a helper share its PimMulticastRouting and its group range, and scheduled joins and
  * prunes stay valid after the helper goes out of scope (the events hold the routing object).
