@@ -111,14 +111,6 @@ CliqueMembership::PruneViews(uint32_t current, Callback<bool, uint32_t> sending)
     }
 }
 
-Time
-CliqueMembership::GetRtt(uint32_t other) const
-{
-    double ms = m_topology.GetRoute(m_island, other).latencyMs +
-                m_topology.GetRoute(other, m_island).latencyMs;
-    return IslandTiming::CeilNanoSeconds(ms * 1e-3);
-}
-
 uint32_t
 CliqueMembership::GetPeerRound(uint32_t island) const
 {
@@ -328,7 +320,9 @@ CliqueMembership::RefreshView(uint32_t member)
     }
     auto sent = m_viewSent.find(member);
     if (sent != m_viewSent.end() && sent->second.round == current && sent->second.view == view &&
-        Simulator::Now() < sent->second.at + GetRtt(member) + m_nackTimeout)
+        Simulator::Now() < sent->second.at +
+                               IslandTiming::GetRoundTripTime(m_topology, m_island, member) +
+                               m_nackTimeout)
     {
         return;
     }

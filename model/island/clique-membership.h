@@ -207,12 +207,6 @@ class CliqueMembership
      * @param excluded the members excluded
      */
     void ApplyView(uint32_t round, uint64_t excluded);
-    /**
-     * @param other another island
-     * @return the round-trip time between this island and it (route latencies)
-     */
-    Time GetRtt(uint32_t other) const;
-
     uint32_t m_island;                                //!< this island
     uint16_t m_jobId;                                 //!< the training job
     uint32_t m_rounds;                                //!< rounds the island runs

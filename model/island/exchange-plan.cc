@@ -44,6 +44,13 @@ ExchangePlan::GetWireBytes(uint32_t chunk) const
            IslandSyncHeader::FIXED_SIZE + GetPayloadBytes(chunk);
 }
 
+bool
+ExchangePlan::SendsToGroup() const
+{
+    return (mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH) &&
+           members.size() >= 2;
+}
+
 uint64_t
 ExchangePlan::GetMemberBits() const
 {

@@ -50,6 +50,11 @@ struct ExchangePlan
      *         IslandSyncHeader headers and the payload)
      */
     uint32_t GetWireBytes(uint32_t chunk) const;
+    /**
+     * @return whether the island sends to the clique's multicast group (multicast and both
+     *         modes, in a clique of two or more)
+     */
+    bool SendsToGroup() const;
     /** @return the bitmap of the members (bit i: island i) */
     uint64_t GetMemberBits() const;
     /**

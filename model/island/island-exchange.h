@@ -13,36 +13,80 @@
 #include "receive-stream.h"
 #include "send-stream.h"
 
+#include "ns3/callback.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace ns3
 {
 
+class CliqueMembership;
+class WanTopology;
 struct RingValues;
 
 /**
  * @ingroup wan-training
- * @brief The exchange algorithm of one clique: what differs between the capability modes
- * (like TcpCongestionOps for a TCP socket).
+ * @brief One island's exchange in one round: the send and receive state of its clique's
+ * exchange algorithm (like a TCP socket's state, with TcpTxBuffer and TcpRxBuffer inside).
  *
- * TrainingIslandApplication holds one exchange per mode its cliques use and asks the exchange
- * of a round's plan (ExchangePlan::mode) what the mode decides: the content of a chunk, the
- * step a chunk belongs to, how the island's own contribution enters the sum (AddOwn), which
- * members the exchange still waits for (GetAwaited) and how the average is formed. An exchange
- * holds no round state; it computes from the plan and the values it is given. Create makes the
- * exchange of a mode: StarExchange for unicast, multicast, aggregation and both, RingExchange for
- * the ring all-reduce.
+ * TrainingIslandApplication makes one exchange per round it takes part in, with Create for the
+ * algorithm of the round's plan (ExchangePlan::mode): StarExchange (unicast),
+ * MulticastExchange, AggregationExchange, BothExchange or RingExchange. The exchange owns the
+ * round's send side (the contribution, one SendStream per receiver or ring step, the group
+ * stream or the ring's pacer, the DONEs and the READY waits) and its receive side (one
+ * ReceiveStream per contributor or ring step, the sums held); it sends and repairs chunks,
+ * answers NACKs and DONEs, and reports to its island through the Context's callbacks. The send
+ * side lives until every receiver has acknowledged (it serves repairs after the round ended
+ * here), the receive side until the round ends. The plan is always the membership's current
+ * one for the round (a view after exclusions replaces it). The protocol is walked through in
+ * doc/wan-training.rst, "The island's exchange".
+ *
+ * The const methods FillChunk, AddOwn, GetAwaited and Average are what the algorithm decides,
+ * computed from a plan and the values given, without round state.
  */
 class IslandExchange : public Object
 {
   public:
     /** What GetStepOf returns for a header that is no chunk of a step. */
     static constexpr uint32_t NO_STEP = UINT32_MAX;
+    /** The destination of a chunk sent to the clique's multicast group. */
+    static constexpr uint32_t ALL_MEMBERS = UINT32_MAX;
+    /** The most ranges a NACK carries. */
+    static constexpr uint32_t MAX_NACK_RANGES = 256;
+
+    /** What the island gives the exchanges of its rounds, and where they report. */
+    struct Context
+    {
+        uint32_t island{0};                         //!< this island
+        uint16_t jobId{1};                          //!< the training job
+        Time nackTimeout;                           //!< the island's NackTimeout
+        Time aggregationTimeout;                    //!< the FPGAs' Timeout
+        uint32_t maxRepairAttempts{1};              //!< attempts without progress
+        bool cliqueBarrier{true};                   //!< wait for READY before streaming
+        const WanTopology* topology{nullptr};       //!< the topology
+        CliqueMembership* membership{nullptr};      //!< plans, peer rounds, exclusions
+        Callback<uint32_t> currentRound;            //!< the island's current round
+        Callback<bool, uint32_t> exchanging;        //!< (round): in that round's exchange
+        Callback<void, uint32_t> progress;          //!< (round): the exchange may be complete
+        Callback<void, const std::string&> abandon; //!< the current round cannot complete
+        Callback<void> idle;                        //!< every receiver acknowledged: the
+                                                    //!< send side is released
+        Callback<void, const IslandSyncHeader&, uint32_t, uint32_t>
+            send; //!< (header, padding bytes, destination or ALL_MEMBERS): to the socket
+        Callback<void, uint32_t, const IslandSyncHeader&, uint32_t, bool>
+            chunkSent; //!< (destination, header, model bytes, resent)
+        Callback<void, const IslandSyncHeader&, uint32_t, bool>
+            chunkReceived;                                     //!< (header, model bytes, duplicate)
+        Callback<void, uint32_t, uint32_t, uint32_t> nackSent; //!< (source, round, chunks)
+        Callback<void> rejected;                               //!< a malformed or foreign packet
+    };
 
     /**
      * @brief Get the type ID.
@@ -56,6 +100,16 @@ class IslandExchange : public Object
      * @return a new exchange of that mode
      */
     static Ptr<IslandExchange> Create(CapabilityMode mode);
+
+    IslandExchange();
+    ~IslandExchange() override;
+
+    /**
+     * @brief Tell the exchange its island and round; required before any other stateful call.
+     * @param context the island's context (its membership outlives the exchange)
+     * @param round the round
+     */
+    void Setup(const Context& context, uint32_t round);
 
     /** @return the capability mode the exchange implements */
     virtual CapabilityMode GetMode() const = 0;
@@ -88,7 +142,7 @@ class IslandExchange : public Object
                            IslandSyncHeader& header) const = 0;
 
     /**
-     * @brief Add the island's own contribution to the round's sum when the exchange starts.
+     * @brief Add the island's own contribution to a sum of contributions.
      * @param plan the round's plan
      * @param snapshot the island's contribution
      * @param sum the sum of the contributions held (star modes), by parameter index
@@ -98,8 +152,8 @@ class IslandExchange : public Object
                         std::vector<double>& sum) const = 0;
 
     /**
-     * @brief The members the exchange waits for now: not announced (READY), or nothing
-     * received yet from them.
+     * @brief The members an exchange waits for: not announced (READY), or nothing received yet
+     * from them.
      * @param plan the round's plan
      * @param pacer the round's multicast stream or ring pacer (nullptr: no send state)
      * @param sendStreams the round's send streams (nullptr: no send state)
@@ -113,7 +167,7 @@ class IslandExchange : public Object
         const std::map<uint32_t, ReceiveStream>* receiveStreams) const = 0;
 
     /**
-     * @brief The clique average at the end of the exchange.
+     * @brief The clique average at the end of an exchange.
      * @param plan the round's plan
      * @param sum the sum of the contributions (star modes)
      * @param sums the sums received (ring mode), else nullptr
@@ -123,6 +177,331 @@ class IslandExchange : public Object
                          const std::vector<double>& sum,
                          const RingValues* sums,
                          std::vector<float>& parameters) const = 0;
+
+    /**
+     * @brief Start the round's exchange (again, when the ring is rebuilt): the send side, the
+     * waits for READY, the first sends. The receive side is made if absent.
+     * @param snapshot the island's contribution
+     */
+    void Begin(const std::vector<float>& snapshot);
+    /**
+     * @brief Add the island's own contribution to the round's sums (after Begin).
+     * @param snapshot the island's contribution
+     */
+    void Contribute(const std::vector<float>& snapshot);
+    /** @return whether the island's contribution and every stream of the round are held */
+    bool IsComplete() const;
+    /**
+     * @brief The round ends: the clique average, and the receive side is released.
+     * @param parameters holds the snapshot; receives the average
+     */
+    void Finish(std::vector<float>& parameters);
+    /** Release the receive side (the round is abandoned, or the island crashed). */
+    void ReleaseReceiveSide();
+    /** Stop every timer and release both sides (the application stops). */
+    void Stop();
+    /** @return whether the send side exists (something to send or to be acknowledged) */
+    bool HasSendSide() const;
+    /** @return whether the receive side exists */
+    bool HasReceiveSide() const;
+
+    /**
+     * @brief A DATA or AGGREGATE chunk of the round arrived.
+     * @param header its header
+     * @param paddingBytes its payload after the header
+     */
+    virtual void HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes) = 0;
+    /**
+     * @brief A NACK of the round arrived (it names this island; the send side exists).
+     * @param header its header
+     */
+    void HandleNack(const IslandSyncHeader& header);
+    /**
+     * @brief A DONE of the round arrived (it names this island; the send side exists).
+     * @param header its header
+     */
+    void HandleDone(const IslandSyncHeader& header);
+    /**
+     * @brief A peer announced this round or a later one: start the streams that waited for it.
+     * @param island the peer
+     */
+    virtual void PeerStarted(uint32_t island) = 0;
+    /** The view of the round changed: fit the state to its plan. */
+    virtual void FitToView() = 0;
+    /**
+     * @return whether a view change rebuilds the exchange (the island calls Begin again once
+     *         the view is applied) rather than completing it over the members left
+     */
+    virtual bool IsRebuiltByViews() const;
+    /**
+     * @return whether the READY timer runs for the whole exchange even when nobody is awaited
+     *         (the ring: the predecessor becomes awaited again at every step)
+     */
+    virtual bool RearmsReadyTimer() const;
+    /** @return the members the exchange waits for now (GetAwaited on the round's state) */
+    std::vector<uint32_t> GetAwaited() const;
+    /** @return the members some of whose chunks are in the round's sums */
+    virtual uint64_t GetHeldFrom() const;
+    /**
+     * @brief Describe the receive streams that started and are incomplete.
+     * @param waits receives one description per stream
+     */
+    void DescribeStreams(std::vector<std::string>& waits) const;
+
+  protected:
+    void DoDispose() override;
+
+    /** The send side of the round. */
+    struct SendSide
+    {
+        std::vector<float> values;              //!< the contribution (snapshot)
+        std::map<uint32_t, SendStream> streams; //!< by destination (ring mode: by step)
+        uint32_t doneStreams{0};                //!< streams acknowledged
+        uint32_t awaited{0};                    //!< members that have not announced the round
+        SendStream group;                       //!< the multicast stream or the ring's pacer
+    };
+
+    /** The receive side of the round. */
+    struct ReceiveSide
+    {
+        std::map<uint32_t, ReceiveStream> streams; //!< by contributor (ring mode: by step)
+        bool ownAdded{false};                      //!< whether our contribution is in
+        uint32_t completeStreams{0};               //!< streams complete
+    };
+
+    /** @return the round's current plan */
+    const ExchangePlan& GetPlan() const;
+    /** @return the receive side, made (with its streams) when absent */
+    ReceiveSide& GetReceiveSide();
+    /**
+     * @param plan the round's plan
+     * @param type the message type
+     * @return a header of the round from this island: type, job, round, clique, epoch, sender
+     *         and chunk count set
+     */
+    IslandSyncHeader MakeHeader(const ExchangePlan& plan, IslandSyncHeader::Type type) const;
+    /** Release the send side. */
+    void ReleaseSendSide();
+
+    /**
+     * @brief Make the receive streams of a new receive side and the sums they fill.
+     * @param plan the round's plan
+     */
+    virtual void AddReceiveStreams(const ExchangePlan& plan) = 0;
+    /** The receive side was released: free the sums no send will need. */
+    virtual void ReceiveSideReleased();
+    /**
+     * @brief Make the send streams of a new send side.
+     * @param plan the round's plan
+     */
+    virtual void AddSendStreams(const ExchangePlan& plan) = 0;
+    /**
+     * @brief Mark the streams that wait for a member's READY (CliqueBarrier).
+     * @param plan the round's plan
+     */
+    virtual void MarkAwaited(const ExchangePlan& plan);
+    /**
+     * @brief Add the island's contribution to the round's sums.
+     * @param plan the round's plan
+     * @param snapshot the contribution
+     */
+    virtual void AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot) = 0;
+    /**
+     * @brief The clique average of the round's sums.
+     * @param plan the round's plan
+     * @param parameters holds the snapshot; receives the average
+     */
+    virtual void AverageSums(const ExchangePlan& plan, std::vector<float>& parameters) = 0;
+    /** @return the ring's sums (ring mode), else nullptr */
+    virtual const RingValues* GetSums() const;
+
+    /** @return whether one stream (the group's or the ring's pacer) sends every chunk */
+    virtual bool UsesGroupPacer() const;
+    /** @return whether every stream waits for every member's READY (multicast, FPGAs) */
+    virtual bool IsCliqueWide() const;
+    /** @return whether an in-line FPGA sums the contributions before they arrive */
+    virtual bool IsBehindFpga() const;
+    /**
+     * @param stream a send stream
+     * @return the stream whose pacer sends its chunks
+     */
+    SendStream& GetPacerOf(SendStream& stream);
+    /**
+     * @param stream a send stream (or the group stream)
+     * @return whether its pacer has something to send
+     */
+    bool HasWork(const SendStream& stream) const;
+    /**
+     * @brief Start or resume a stream's pacer.
+     * @param stream the stream
+     */
+    void ResumeStream(SendStream& stream);
+    /**
+     * @brief Send the next pending chunk of a pacer and schedule the following one.
+     * @param destination the pacer's receiver (ALL_MEMBERS: the group stream; ring: the
+     *        successor)
+     */
+    void SendNext(uint32_t destination);
+    /**
+     * @brief Note that a chunk leaves a stream.
+     * @param paced the stream whose pacer sends it
+     * @param target the stream it belongs to
+     * @param chunk the chunk
+     * @return whether it was sent before
+     */
+    virtual bool NoteSent(const SendStream& paced, SendStream& target, uint32_t chunk);
+    /**
+     * @param plan the round's plan
+     * @param stream a stream, or the group stream
+     * @return the pacing rate of its chunks, bit/s on the wire
+     */
+    virtual double GetPacingRate(const ExchangePlan& plan, const SendStream& stream) const;
+    /**
+     * @brief A chunk of a stream has left (before the pacer goes on).
+     * @param target the stream
+     * @param lastSendEndS when the pacer's last packet ends, exact seconds
+     */
+    virtual void ChunkLeft(SendStream& target, double lastSendEndS);
+    /**
+     * @brief The pacer has nothing more to send: start the DONE timeouts it covers.
+     * @param paced the stream whose pacer ran dry
+     * @param lastSendEndS when its last packet ends, exact seconds
+     */
+    virtual void PacerDrained(SendStream& paced, double lastSendEndS);
+    /**
+     * @param destination a stream's receiver
+     * @return how long a sender that has sent everything waits for its DONE before a probe
+     */
+    Time GetProbeWait(uint32_t destination) const;
+    /**
+     * @brief (Re)start a stream's DONE timeout after its last chunk has left.
+     * @param stream the stream
+     * @param lastSendEndS when the pacer's last packet ends, exact seconds
+     */
+    void ScheduleProbe(SendStream& stream, double lastSendEndS);
+    /**
+     * @brief DONE timeout of a stream: resend its last chunk.
+     * @param key the stream: its receiver (ring mode: its step)
+     */
+    void Probe(uint32_t key);
+    /**
+     * @param plan the round's plan
+     * @param stream a stream
+     * @return the chunk a probe of it resends: its last
+     */
+    virtual uint32_t GetProbeChunk(const ExchangePlan& plan, const SendStream& stream) const;
+    /**
+     * @brief Send one chunk of the contribution (or of the ring's sums).
+     * @param stream the stream
+     * @param chunk the chunk index
+     * @param resent whether it was sent before
+     */
+    void SendChunk(const SendStream& stream, uint32_t chunk, bool resent);
+    /**
+     * @brief A stream's probes were not acknowledged: drop it, and exclude its receiver when the
+     * round cannot end otherwise.
+     * @param key the stream
+     */
+    void GiveUpStream(uint32_t key);
+    /**
+     * @brief Mark a send stream finished (acknowledged or given up); release the send side
+     * when every stream is.
+     * @param key the stream
+     */
+    void CloseStream(uint32_t key);
+    /**
+     * @brief Find the stream a NACK or DONE is about.
+     * @param plan the round's plan
+     * @param header the NACK or DONE
+     * @return its key, or NO_STEP when it is none of the send side's
+     */
+    virtual uint32_t FindRequestedStream(const ExchangePlan& plan,
+                                         const IslandSyncHeader& header) const;
+    /**
+     * @param stream a stream NACKed
+     * @return one past the highest chunk sent of it (what a repair may resend)
+     */
+    virtual uint32_t GetSentBound(SendStream& stream);
+
+    /**
+     * @param plan the round's plan
+     * @param source a contributor (ring mode: the predecessor)
+     * @return the timers of its receive stream
+     */
+    ReceiveStream::Timing GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const;
+    /**
+     * @brief Put a receive stream in the receive side, reporting to this exchange.
+     * @param key the stream's key (contributor, or ring step)
+     * @param source the contributor
+     * @param step its ring step (0 otherwise)
+     * @param first the stream's first chunk
+     * @param end one past its last
+     * @param timing its timers
+     */
+    void AddReceiveStream(uint32_t key,
+                          uint32_t source,
+                          uint32_t step,
+                          uint32_t first,
+                          uint32_t end,
+                          const ReceiveStream::Timing& timing);
+    /**
+     * @brief A receive stream's repair attempts are exhausted.
+     * @param key the stream
+     */
+    void StreamExhausted(uint32_t key);
+    /**
+     * @brief React to an exhausted receive stream.
+     * @param source its contributor
+     * @param reason why, for the trace
+     */
+    virtual void OnStreamExhausted(uint32_t source, const std::string& reason) = 0;
+    /**
+     * @param stream a receive stream
+     * @return what names it in reasons and descriptions after its source ("" or a ring step)
+     */
+    virtual std::string GetStreamLabel(const ReceiveStream& stream) const;
+    /**
+     * @brief Name a stream in the header of a NACK or DONE.
+     * @param plan the round's plan
+     * @param key the stream
+     * @param header receives the contributors and the chunk naming it
+     * @return the island the reply goes to
+     */
+    virtual uint32_t NameStream(const ExchangePlan& plan,
+                                uint32_t key,
+                                IslandSyncHeader& header) const;
+    /**
+     * @brief Send a NACK.
+     * @param key the stream asked to resend
+     * @param ranges the missing chunk ranges
+     */
+    void SendNack(uint32_t key, const std::vector<ChunkRangeSet::Range>& ranges);
+    /**
+     * @brief Send DONE for a stream held.
+     * @param key the stream
+     */
+    void SendDone(uint32_t key);
+    /**
+     * @brief A chunk of a round that is over here arrived: acknowledge again.
+     * @param header its header
+     * @param payload its model bytes
+     * @param keys the streams it acknowledges
+     */
+    void AcknowledgeAgain(const IslandSyncHeader& header,
+                          uint32_t payload,
+                          const std::vector<uint32_t>& keys);
+    /** @return the island's name (for reasons) */
+    const std::string& GetIslandName() const;
+    /**
+     * @param island an island
+     * @return its name
+     */
+    const std::string& GetName(uint32_t island) const;
+
+    Context m_ctx;                     //!< the island's context
+    uint32_t m_round{0};               //!< the round
+    std::unique_ptr<SendSide> m_tx;    //!< the send side, when it exists
+    std::unique_ptr<ReceiveSide> m_rx; //!< the receive side, when it exists
 };
 
 } // namespace ns3

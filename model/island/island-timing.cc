@@ -22,4 +22,11 @@ IslandTiming::CeilNanoSeconds(double seconds)
     return NanoSeconds(static_cast<int64_t>(std::ceil(seconds * 1e9)));
 }
 
+Time
+IslandTiming::GetRoundTripTime(const WanTopology& topology, uint32_t a, uint32_t b)
+{
+    const double ms = topology.GetRoute(a, b).latencyMs + topology.GetRoute(b, a).latencyMs;
+    return CeilNanoSeconds(ms * 1e-3);
+}
+
 } // namespace ns3

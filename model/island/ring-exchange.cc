@@ -6,6 +6,8 @@
 
 #include "ring-exchange.h"
 
+#include "clique-membership.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -280,6 +282,280 @@ RingExchange::Average(const ExchangePlan& plan,
                           : sums->reduced[v];
         parameters[v] = static_cast<float>(total / k);
     }
+}
+
+void
+RingExchange::AddReceiveStreams(const ExchangePlan& plan)
+{
+    m_sums.partial.assign(plan.parameterCount, 0.0F);
+    m_sums.reduced.assign(plan.parameterCount, 0.0F);
+    const uint32_t predecessorPosition = GetPredecessorPosition(plan);
+    for (uint32_t step = 0; step < GetSteps(plan); ++step)
+    {
+        auto [first, end] = GetStepChunks(plan, predecessorPosition, step);
+        AddReceiveStream(step,
+                         plan.predecessor,
+                         step,
+                         first,
+                         end,
+                         GetReceiveTiming(plan, plan.predecessor));
+    }
+}
+
+void
+RingExchange::AddSendStreams(const ExchangePlan& plan)
+{
+    // One stream per step toward the successor, all sent by the ring's pacer.
+    SendStream& pacer = m_tx->group;
+    pacer.m_destination = plan.successor;
+    pacer.GetPacer().Configure(StreamPacer::LOWEST_STEP,
+                               MakeCallback(&RingExchange::SendNext, this).Bind(plan.successor));
+    pacer.GetPacer().RestartNow();
+    for (uint32_t step = 0; step < GetSteps(plan); ++step)
+    {
+        SendStream& stream = m_tx->streams[step];
+        stream.m_destination = plan.successor;
+        stream.m_step = step;
+        stream.SetProbeCallback(MakeCallback(&RingExchange::Probe, this).Bind(step));
+        auto [first, end] = GetStepChunks(plan, plan.ringPosition, step);
+        stream.m_pending.Insert(first, end);
+        stream.m_sentFirst = first;
+        stream.GetPacer().RestartNow();
+        // A step's values are held once the predecessor's previous step is.
+        stream.m_waitingStep = step > 0 && !m_rx->streams.at(step - 1).IsComplete();
+    }
+}
+
+void
+RingExchange::MarkAwaited(const ExchangePlan& plan)
+{
+    // The ring's pacer waits for the successor alone.
+    if (m_ctx.cliqueBarrier && m_ctx.membership->GetPeerRound(plan.successor) < m_round)
+    {
+        m_tx->group.m_waitingReady = true;
+        ++m_tx->awaited;
+    }
+}
+
+void
+RingExchange::AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot)
+{
+    std::vector<double> unused;
+    AddOwn(plan, snapshot, unused);
+}
+
+void
+RingExchange::AverageSums(const ExchangePlan& plan, std::vector<float>& parameters)
+{
+    Average(plan, {}, &m_sums, parameters);
+}
+
+const RingValues*
+RingExchange::GetSums() const
+{
+    return &m_sums;
+}
+
+bool
+RingExchange::UsesGroupPacer() const
+{
+    return true;
+}
+
+bool
+RingExchange::IsRebuiltByViews() const
+{
+    return true;
+}
+
+bool
+RingExchange::RearmsReadyTimer() const
+{
+    return true;
+}
+
+void
+RingExchange::ChunkLeft(SendStream& target, double lastSendEndS)
+{
+    if (target.m_pending.IsEmpty())
+    {
+        // The step's last chunk has left: wait for its DONE.
+        ScheduleProbe(target, lastSendEndS);
+    }
+}
+
+void
+RingExchange::PacerDrained(SendStream& /* paced */, double lastSendEndS)
+{
+    // Probes wait while the pacer is busy: restart those of every step sent out.
+    for (auto& [step, stream] : m_tx->streams)
+    {
+        if (!stream.m_done && !stream.m_waitingStep && stream.m_pending.IsEmpty())
+        {
+            ScheduleProbe(stream, lastSendEndS);
+        }
+    }
+}
+
+uint32_t
+RingExchange::GetProbeChunk(const ExchangePlan& plan, const SendStream& stream) const
+{
+    // The last chunk of the step's segment.
+    return GetStepChunks(plan, plan.ringPosition, stream.m_step).second - 1;
+}
+
+uint32_t
+RingExchange::FindRequestedStream(const ExchangePlan& plan, const IslandSyncHeader& header) const
+{
+    // The successor names one step by its bitmap and the first chunk of its segment; a NACK
+    // asks for chunks of that step only.
+    const uint32_t step =
+        FindStep(plan, plan.ringPosition, header.GetContributors(), header.GetChunkIndex());
+    if (header.GetSender() != plan.successor || step == NO_STEP || !m_tx->streams.count(step))
+    {
+        return NO_STEP;
+    }
+    auto [first, end] = GetStepChunks(plan, plan.ringPosition, step);
+    for (const auto& range : header.GetRanges())
+    {
+        if (range.first < first || range.second > end)
+        {
+            return NO_STEP;
+        }
+    }
+    return step;
+}
+
+uint32_t
+RingExchange::GetSentBound(SendStream& stream)
+{
+    return stream.m_sentFirst;
+}
+
+void
+RingExchange::OnStreamExhausted(uint32_t source, const std::string& reason)
+{
+    // The ring state is rebuilt over the other members: nothing of this one is kept.
+    m_ctx.membership->ExcludeMember(m_round, source, reason);
+}
+
+std::string
+RingExchange::GetStreamLabel(const ReceiveStream& stream) const
+{
+    return " (ring step " + std::to_string(stream.GetStep()) + ")";
+}
+
+uint32_t
+RingExchange::NameStream(const ExchangePlan& plan, uint32_t key, IslandSyncHeader& header) const
+{
+    // The step's contributor set and the first chunk of its segment name the step.
+    const uint32_t position = GetPredecessorPosition(plan);
+    header.SetContributors(GetContributors(plan, position, key));
+    header.SetChunkIndex(GetStepChunks(plan, position, key).first);
+    return plan.predecessor;
+}
+
+void
+RingExchange::PeerStarted(uint32_t island)
+{
+    SendStream* pacer = m_tx ? &m_tx->group : nullptr;
+    if (pacer == nullptr || !pacer->m_waitingReady || pacer->m_destination != island)
+    {
+        return;
+    }
+    pacer->m_waitingReady = false;
+    --m_tx->awaited;
+    pacer->GetPacer().RestartNow();
+    ResumeStream(*pacer);
+}
+
+void
+RingExchange::FitToView()
+{
+    // The ring's exchange starts again over the new ring: drop the old one's state.
+    Stop();
+}
+
+void
+RingExchange::ReleaseStep(uint32_t step)
+{
+    if (!m_tx)
+    {
+        // Not exchanging yet: Begin finds the previous step held.
+        return;
+    }
+    auto it = m_tx->streams.find(step);
+    if (it == m_tx->streams.end() || !it->second.m_waitingStep)
+    {
+        return;
+    }
+    it->second.m_waitingStep = false;
+    ResumeStream(m_tx->group);
+}
+
+void
+RingExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
+{
+    const ExchangePlan& plan = GetPlan();
+    const uint32_t chunk = header.GetChunkIndex();
+    if (plan.ring.size() < 2 || header.GetCliqueIndex() != plan.clique ||
+        header.GetEpoch() != plan.epoch || header.GetChunkCount() != plan.chunkCount ||
+        header.GetSender() != plan.predecessor)
+    {
+        m_ctx.rejected();
+        if (m_round == m_ctx.currentRound() && header.GetSender() != plan.predecessor)
+        {
+            // A member on another view of the ring: tell it ours.
+            m_ctx.membership->RefreshView(header.GetSender());
+        }
+        return;
+    }
+    const uint32_t step = CheckChunk(plan, header, paddingBytes);
+    const uint64_t contributors = header.GetContributors();
+    const uint32_t payload = plan.GetPayloadBytes(chunk);
+    if (step == NO_STEP)
+    {
+        m_ctx.rejected();
+        return;
+    }
+    // Whoever is summed in a round-r chunk has started round r.
+    for (uint32_t member : plan.ring)
+    {
+        if (member != m_ctx.island && (contributors & (uint64_t{1} << member)))
+        {
+            m_ctx.membership->UpdatePeerRound(member, m_round);
+        }
+    }
+    if (m_round < m_ctx.currentRound())
+    {
+        // The round is over here: every step is held. Acknowledge again (a DONE was lost or
+        // the predecessor probes).
+        AcknowledgeAgain(header, payload, {step});
+        return;
+    }
+
+    ReceiveStream& stream = GetReceiveSide().streams.at(step);
+    if (stream.Holds(chunk))
+    {
+        AcknowledgeAgain(header,
+                         payload,
+                         stream.IsComplete() ? std::vector<uint32_t>{step}
+                                             : std::vector<uint32_t>{});
+        return;
+    }
+    Store(plan, step, header, m_sums);
+    m_ctx.chunkReceived(header, payload, false);
+
+    if (stream.Accept(chunk))
+    {
+        ++m_rx->completeStreams;
+        SendDone(step);
+        if (step + 1 < GetSteps(plan))
+        {
+            ReleaseStep(step + 1);
+        }
+    }
+    m_ctx.progress(m_round);
 }
 
 } // namespace ns3

@@ -29,6 +29,13 @@ struct RingValues
  * @brief The ring all-reduce: k members in ring order, the contribution in k segments, k-1
  * reduce-scatter steps and k-1 all-gather steps, each step one segment sent to the successor.
  *
+ * The send side has one stream per step toward the successor, all sent by the ring's pacer
+ * (the lowest step with work first: repairs of earlier steps go first); a step is released
+ * when the predecessor's previous step is held. The receive side has one stream per step of
+ * the predecessor and the sums received, which the send side keeps until every step is
+ * acknowledged. A member lost (exhausted stream, unanswered probes or READY requests) is
+ * excluded and the ring is rebuilt over the others: the exchange starts again.
+ *
  * Step s of the member at place t sends segment t - s (reduce-scatter, s < k-1) or
  * t + 1 - (s - (k-1)) (all-gather), modulo k; a reduce-scatter chunk names the s + 1 members
  * summed in it, an all-gather chunk all k. The step of a chunk follows from its sender's
@@ -65,6 +72,12 @@ class RingExchange : public IslandExchange
                  const std::vector<double>& sum,
                  const RingValues* sums,
                  std::vector<float>& parameters) const override;
+
+    void HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes) override;
+    void PeerStarted(uint32_t island) override;
+    void FitToView() override;
+    bool IsRebuiltByViews() const override;
+    bool RearmsReadyTimer() const override;
 
     /**
      * @param plan a ring plan
@@ -151,6 +164,35 @@ class RingExchange : public IslandExchange
                                  uint32_t step,
                                  uint32_t offset,
                                  uint32_t count) const;
+
+  protected:
+    void AddReceiveStreams(const ExchangePlan& plan) override;
+    void AddSendStreams(const ExchangePlan& plan) override;
+    void MarkAwaited(const ExchangePlan& plan) override;
+    void AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot) override;
+    void AverageSums(const ExchangePlan& plan, std::vector<float>& parameters) override;
+    const RingValues* GetSums() const override;
+    bool UsesGroupPacer() const override;
+    void ChunkLeft(SendStream& target, double lastSendEndS) override;
+    void PacerDrained(SendStream& paced, double lastSendEndS) override;
+    uint32_t GetProbeChunk(const ExchangePlan& plan, const SendStream& stream) const override;
+    uint32_t FindRequestedStream(const ExchangePlan& plan,
+                                 const IslandSyncHeader& header) const override;
+    uint32_t GetSentBound(SendStream& stream) override;
+    void OnStreamExhausted(uint32_t source, const std::string& reason) override;
+    std::string GetStreamLabel(const ReceiveStream& stream) const override;
+    uint32_t NameStream(const ExchangePlan& plan,
+                        uint32_t key,
+                        IslandSyncHeader& header) const override;
+
+  private:
+    /**
+     * @brief The predecessor's step is held, so the next step may be sent.
+     * @param step the step released
+     */
+    void ReleaseStep(uint32_t step);
+
+    RingValues m_sums; //!< the sums received (made with the receive side, kept for the sends)
 };
 
 } // namespace ns3

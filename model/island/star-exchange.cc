@@ -6,7 +6,8 @@
 
 #include "star-exchange.h"
 
-#include "ns3/abort.h"
+#include "clique-membership.h"
+
 #include "ns3/log.h"
 
 namespace ns3
@@ -15,6 +16,21 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("WanTrainingStarExchange");
 
 NS_OBJECT_ENSURE_REGISTERED(StarExchange);
+
+namespace
+{
+
+/**
+ * @param island an island index
+ * @return its contributor bit
+ */
+uint64_t
+Bit(uint32_t island)
+{
+    return uint64_t{1} << island;
+}
+
+} // namespace
 
 TypeId
 StarExchange::GetTypeId()
@@ -26,22 +42,10 @@ StarExchange::GetTypeId()
     return tid;
 }
 
-StarExchange::StarExchange()
-    : StarExchange(CapabilityMode::UNICAST)
-{
-}
-
-StarExchange::StarExchange(CapabilityMode mode)
-    : m_mode(mode)
-{
-    NS_ABORT_MSG_IF(mode == CapabilityMode::RING || mode == CapabilityMode::TREE,
-                    "a star exchange is unicast, multicast, aggregation or both");
-}
-
 CapabilityMode
 StarExchange::GetMode() const
 {
-    return m_mode;
+    return CapabilityMode::UNICAST;
 }
 
 void
@@ -53,7 +57,7 @@ StarExchange::FillChunk(const ExchangePlan& plan,
                         uint32_t count,
                         IslandSyncHeader& header) const
 {
-    header.SetContributors(uint64_t{1} << plan.island);
+    header.SetContributors(Bit(plan.island));
     header.SetValues(
         std::vector<float>(snapshot.begin() + offset, snapshot.begin() + offset + count));
 }
@@ -112,6 +116,292 @@ StarExchange::Average(const ExchangePlan& plan,
     for (uint32_t v = 0; v < plan.parameterCount; ++v)
     {
         parameters[v] = static_cast<float>(sum[v] / k);
+    }
+}
+
+void
+StarExchange::AddReceiveStreams(const ExchangePlan& plan)
+{
+    m_sum.assign(plan.parameterCount, 0.0);
+    for (uint32_t other : plan.members)
+    {
+        if (other != m_ctx.island)
+        {
+            AddReceiveStream(other, other, 0, 0, plan.chunkCount, GetReceiveTiming(plan, other));
+        }
+    }
+}
+
+void
+StarExchange::ReceiveSideReleased()
+{
+    std::vector<double>().swap(m_sum);
+}
+
+void
+StarExchange::AddSendStreams(const ExchangePlan& plan)
+{
+    for (uint32_t other : plan.members)
+    {
+        if (other != m_ctx.island)
+        {
+            SendStream& stream = m_tx->streams[other];
+            stream.m_destination = other;
+            stream.SetProbeCallback(MakeCallback(&StarExchange::Probe, this).Bind(other));
+            stream.GetPacer().Configure(StreamPacer::OWN,
+                                        MakeCallback(&StarExchange::SendNext, this).Bind(other));
+            if (!UsesGroupPacer())
+            {
+                stream.m_pending.Insert(0, plan.chunkCount);
+            }
+            stream.GetPacer().RestartNow();
+        }
+    }
+}
+
+void
+StarExchange::AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot)
+{
+    AddOwn(plan, snapshot, m_sum);
+}
+
+void
+StarExchange::AverageSums(const ExchangePlan& plan, std::vector<float>& parameters)
+{
+    Average(plan, m_sum, nullptr, parameters);
+}
+
+void
+StarExchange::OnStreamExhausted(uint32_t /* source */, const std::string& reason)
+{
+    if (m_ctx.exchanging(m_round))
+    {
+        // Part of its contribution is in the sum and the rest cannot be had.
+        m_ctx.abandon(reason);
+    }
+}
+
+uint64_t
+StarExchange::GetHeldFrom() const
+{
+    uint64_t held = 0;
+    if (!m_rx)
+    {
+        return held;
+    }
+    for (const auto& [source, stream] : m_rx->streams)
+    {
+        if (stream.IsStarted())
+        {
+            held |= Bit(source);
+        }
+    }
+    return held;
+}
+
+void
+StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
+{
+    const ExchangePlan& plan = GetPlan();
+    uint64_t others = 0;
+    for (uint32_t member : plan.members)
+    {
+        if (member != m_ctx.island)
+        {
+            others |= Bit(member);
+        }
+    }
+    uint64_t contributors = header.GetContributors();
+    uint32_t chunk = header.GetChunkIndex();
+    for (uint32_t member : m_ctx.membership->GetBasePlan(m_round).members)
+    {
+        if (contributors & Bit(member))
+        {
+            m_ctx.membership->NoteAlive(member, m_round);
+        }
+    }
+    if (plan.members.size() < 2 || header.GetCliqueIndex() != plan.clique ||
+        header.GetEpoch() != plan.epoch || (contributors & ~others) != 0 ||
+        header.GetChunkCount() != plan.chunkCount)
+    {
+        m_ctx.rejected();
+        return;
+    }
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    uint32_t payload = plan.GetPayloadBytes(chunk);
+    if (header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
+        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
+    {
+        m_ctx.rejected();
+        return;
+    }
+
+    // Whoever contributed to a round-r chunk has started round r (behind an FPGA the
+    // contributors' DATA never arrives: the aggregate's bitmap names them).
+    for (uint32_t member : plan.members)
+    {
+        if (contributors & Bit(member))
+        {
+            m_ctx.membership->UpdatePeerRound(member, m_round);
+        }
+    }
+    if (m_round < m_ctx.currentRound())
+    {
+        // The round is over here: every contribution is held. Acknowledge again (a DONE was
+        // lost or the sender probes).
+        std::vector<uint32_t> keys;
+        for (uint32_t j = 0; j < IslandSyncHeader::MAX_ISLANDS; ++j)
+        {
+            if (contributors & Bit(j))
+            {
+                keys.push_back(j);
+            }
+        }
+        AcknowledgeAgain(header, payload, keys);
+        return;
+    }
+
+    ReceiveSide& rx = GetReceiveSide();
+    uint64_t held = 0;
+    for (auto& [source, stream] : rx.streams)
+    {
+        if ((contributors & Bit(source)) && stream.Holds(chunk))
+        {
+            held |= Bit(source);
+        }
+    }
+    if (held != 0)
+    {
+        // A duplicate, or an aggregate overlapping what is held: its sum cannot be split.
+        std::vector<uint32_t> keys;
+        for (auto& [source, stream] : rx.streams)
+        {
+            if ((held & Bit(source)) && stream.IsComplete())
+            {
+                keys.push_back(source);
+            }
+        }
+        AcknowledgeAgain(header, payload, keys);
+        return;
+    }
+
+    const std::vector<float>& values = header.GetValues();
+    for (uint32_t v = 0; v < count; ++v)
+    {
+        m_sum[offset + v] += values[v];
+    }
+    m_ctx.chunkReceived(header, payload, false);
+
+    for (auto& [source, stream] : rx.streams)
+    {
+        if ((contributors & Bit(source)) && stream.Accept(chunk))
+        {
+            ++rx.completeStreams;
+            SendDone(source);
+        }
+    }
+    m_ctx.progress(m_round);
+}
+
+void
+StarExchange::StartTogether(bool restart)
+{
+    auto start = [this, restart](SendStream& stream) {
+        restart ? stream.GetPacer().RestartNow() : stream.GetPacer().NotBeforeNow();
+        ResumeStream(stream);
+    };
+    if (UsesGroupPacer())
+    {
+        start(m_tx->group);
+    }
+    for (auto& [member, stream] : m_tx->streams)
+    {
+        start(stream);
+    }
+}
+
+void
+StarExchange::PeerStarted(uint32_t island)
+{
+    if (!m_tx)
+    {
+        return;
+    }
+    auto it = m_tx->streams.find(island);
+    if (it == m_tx->streams.end() || !it->second.m_waitingReady)
+    {
+        return;
+    }
+    it->second.m_waitingReady = false;
+    --m_tx->awaited;
+    if (!IsCliqueWide())
+    {
+        it->second.GetPacer().RestartNow();
+        ResumeStream(it->second);
+    }
+    else if (m_tx->awaited == 0)
+    {
+        // Every member is ready: the streams start together.
+        StartTogether(true);
+    }
+}
+
+void
+StarExchange::FitToView()
+{
+    NS_LOG_FUNCTION(this << m_round);
+    const ExchangePlan& plan = GetPlan();
+    if (m_rx)
+    {
+        for (auto it = m_rx->streams.begin(); it != m_rx->streams.end();)
+        {
+            if (plan.excluded & Bit(it->first))
+            {
+                it->second.Cancel();
+                if (it->second.IsComplete())
+                {
+                    --m_rx->completeStreams;
+                }
+                it = m_rx->streams.erase(it);
+            }
+            else
+            {
+                ++it;
+            }
+        }
+    }
+    if (!m_tx)
+    {
+        return;
+    }
+    for (auto it = m_tx->streams.begin(); it != m_tx->streams.end();)
+    {
+        if (!(plan.excluded & Bit(it->first)))
+        {
+            ++it;
+            continue;
+        }
+        SendStream& stream = it->second;
+        stream.Cancel();
+        if (stream.m_waitingReady)
+        {
+            --m_tx->awaited;
+        }
+        if (stream.m_done)
+        {
+            --m_tx->doneStreams;
+        }
+        it = m_tx->streams.erase(it);
+    }
+    if (m_tx->streams.empty() || m_tx->doneStreams == m_tx->streams.size())
+    {
+        ReleaseSendSide();
+        return;
+    }
+    if (IsCliqueWide() && m_tx->awaited == 0)
+    {
+        // The members left have all announced the round: the streams start together.
+        StartTogether(false);
     }
 }
 

@@ -14,9 +14,16 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief The exchange of the star modes (unicast, multicast, aggregation, both): every member
- * sends its own contribution, whole, to every other member (or to the clique's group), and
- * each chunk names its sender alone as contributor.
+ * @brief The unicast exchange, and the base of the other star modes (MulticastExchange,
+ * AggregationExchange, BothExchange): every member sends its own contribution, whole, to every
+ * other member, and each chunk names its sender alone as contributor (an FPGA's aggregate names
+ * the senders it sums).
+ *
+ * The send side holds one stream per other member, each paced by itself and waiting for its
+ * own receiver's READY; the receive side one stream per contributor and the sum of the
+ * contributions held, in double. A chunk whose contributors are partly held already adds
+ * nothing (a sum cannot be split). A stream that cannot be completed abandons the round: part
+ * of its contribution is in the sum.
  */
 class StarExchange : public IslandExchange
 {
@@ -26,13 +33,6 @@ class StarExchange : public IslandExchange
      * @return the object TypeId
      */
     static TypeId GetTypeId();
-
-    /** An exchange of unicast mode. */
-    StarExchange();
-    /**
-     * @param mode UNICAST, MULTICAST, AGGREGATION or BOTH
-     */
-    explicit StarExchange(CapabilityMode mode);
 
     CapabilityMode GetMode() const override;
     void FillChunk(const ExchangePlan& plan,
@@ -55,8 +55,27 @@ class StarExchange : public IslandExchange
                  const RingValues* sums,
                  std::vector<float>& parameters) const override;
 
+    void HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes) override;
+    void PeerStarted(uint32_t island) override;
+    void FitToView() override;
+    uint64_t GetHeldFrom() const override;
+
+  protected:
+    void AddReceiveStreams(const ExchangePlan& plan) override;
+    void ReceiveSideReleased() override;
+    void AddSendStreams(const ExchangePlan& plan) override;
+    void AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot) override;
+    void AverageSums(const ExchangePlan& plan, std::vector<float>& parameters) override;
+    void OnStreamExhausted(uint32_t source, const std::string& reason) override;
+    /**
+     * @brief Every member left has announced the round: the streams start together.
+     * @param restart whether their pacers restart now (a READY arrived) or only not before
+     *        now (a view left out the members not ready)
+     */
+    void StartTogether(bool restart);
+
   private:
-    CapabilityMode m_mode; //!< the star mode
+    std::vector<double> m_sum; //!< the sum of the contributions held (with the receive side)
 };
 
 } // namespace ns3

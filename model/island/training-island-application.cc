@@ -9,7 +9,6 @@
 #include "clique-membership.h"
 #include "exchange-planner.h"
 #include "island-timing.h"
-#include "ring-exchange.h"
 #include "wan-config-error.h"
 
 #include "ns3/abort.h"
@@ -26,9 +25,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <bitset>
-#include <cmath>
-#include <limits>
 #include <sstream>
 
 namespace ns3
@@ -37,21 +33,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("WanTrainingTrainingIslandApplication");
 
 NS_OBJECT_ENSURE_REGISTERED(TrainingIslandApplication);
-
-namespace
-{
-
-/**
- * @param island an island index
- * @return its contributor bit
- */
-uint64_t
-Bit(uint32_t island)
-{
-    return uint64_t{1} << island;
-}
-
-} // namespace
 
 TypeId
 TrainingIslandApplication::GetTypeId()
@@ -450,41 +431,10 @@ TrainingIslandApplication::GetAggregatesReceived() const
     return m_aggregatesIn;
 }
 
-bool
-TrainingIslandApplication::IsMulticast() const
+uint64_t
+TrainingIslandApplication::GetRejectedPackets() const
 {
-    return m_mode == CapabilityMode::MULTICAST || m_mode == CapabilityMode::BOTH;
-}
-
-bool
-TrainingIslandApplication::IsAggregated() const
-{
-    return m_mode == CapabilityMode::AGGREGATION || m_mode == CapabilityMode::BOTH;
-}
-
-bool
-TrainingIslandApplication::IsRing() const
-{
-    return m_mode == CapabilityMode::RING;
-}
-
-IslandExchange&
-TrainingIslandApplication::GetExchange(const ExchangePlan& plan) const
-{
-    Ptr<IslandExchange>& exchange = m_exchanges[plan.mode];
-    if (!exchange)
-    {
-        exchange = IslandExchange::Create(plan.mode);
-    }
-    return *exchange;
-}
-
-const RingExchange&
-TrainingIslandApplication::GetRing(const ExchangePlan& plan) const
-{
-    auto* ring = dynamic_cast<const RingExchange*>(&GetExchange(plan));
-    NS_ABORT_MSG_IF(ring == nullptr, "TrainingIslandApplication: the plan is no ring plan");
-    return *ring;
+    return m_rejectedPackets;
 }
 
 uint32_t
@@ -495,13 +445,10 @@ TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
         return NO_RING_STEP;
     }
     const ExchangePlan& plan = GetPlan(header.GetRound());
-    return GetExchange(plan).GetStepOf(plan, header);
-}
-
-uint64_t
-TrainingIslandApplication::GetRejectedPackets() const
-{
-    return m_rejectedPackets;
+    auto it = m_exchanges.find(header.GetRound());
+    Ptr<IslandExchange> exchange =
+        it != m_exchanges.end() ? it->second : IslandExchange::Create(plan.mode);
+    return exchange->GetStepOf(plan, header);
 }
 
 void
@@ -509,11 +456,13 @@ TrainingIslandApplication::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_socket = nullptr;
-    m_rx.clear();
-    m_tx.clear();
+    for (auto& [round, exchange] : m_exchanges)
+    {
+        exchange->Dispose();
+    }
+    m_exchanges.clear();
     m_membership.reset();
     m_planner.reset();
-    m_exchanges.clear();
     m_topology.reset();
     m_schedule.reset();
     Application::DoDispose();
@@ -525,12 +474,6 @@ TrainingIslandApplication::BuildPlans()
     NS_ABORT_MSG_IF(!m_topology || !m_schedule,
                     "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
     const std::string& id = m_topology->GetCity(m_island).id;
-    NS_ABORT_MSG_IF(IsMulticast() && m_groups.size() != m_schedule->GetNRounds(),
-                    "TrainingIslandApplication ("
-                        << id << "): mode '" << CapabilityModeToString(m_mode)
-                        << "' needs one multicast group per schedule round (SetMulticastGroups; "
-                           "TrainingHelper::SetMulticast does it), got "
-                        << m_groups.size() << " for " << m_schedule->GetNRounds() << " rounds");
     ExchangePlanner::Config config;
     config.mode = m_mode;
     config.modelBytes = m_modelBytes;
@@ -547,17 +490,24 @@ TrainingIslandApplication::BuildPlans()
     {
         NS_FATAL_ERROR("TrainingIslandApplication (" << id << "): " << error.what());
     }
-    for (uint32_t sr = 0; sr < plans.size() && IsMulticast(); ++sr)
+    for (uint32_t sr = 0; sr < plans.size(); ++sr)
     {
         ExchangePlan& plan = plans[sr];
-        if (plan.members.size() >= 2)
+        if (!plan.SendsToGroup())
         {
-            plan.group = m_groups[sr];
-            NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
-                                "TrainingIslandApplication ("
-                                    << id << "): the group of schedule round " << sr << ", "
-                                    << plan.group << ", is not a multicast address");
+            continue;
         }
+        NS_ABORT_MSG_IF(m_groups.size() != m_schedule->GetNRounds(),
+                        "TrainingIslandApplication ("
+                            << id << "): mode '" << CapabilityModeToString(plan.mode)
+                            << "' needs one multicast group per schedule round "
+                               "(SetMulticastGroups; TrainingHelper::SetMulticast does it), got "
+                            << m_groups.size() << " for " << m_schedule->GetNRounds() << " rounds");
+        plan.group = m_groups[sr];
+        NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
+                            "TrainingIslandApplication (" << id << "): the group of schedule round "
+                                                          << sr << ", " << plan.group
+                                                          << ", is not a multicast address");
     }
     m_membership = std::make_unique<CliqueMembership>(m_island,
                                                       m_jobId,
@@ -578,6 +528,26 @@ TrainingIslandApplication::BuildPlans()
     callbacks.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);
     callbacks.active = MakeCallback(&TrainingIslandApplication::IsActive, this);
     m_membership->SetCallbacks(callbacks);
+
+    IslandExchange::Context& context = m_context;
+    context.island = m_island;
+    context.jobId = m_jobId;
+    context.nackTimeout = m_nackTimeout;
+    context.aggregationTimeout = m_aggregationTimeout;
+    context.maxRepairAttempts = m_maxRepairAttempts;
+    context.cliqueBarrier = m_cliqueBarrier;
+    context.topology = m_topology.get();
+    context.membership = m_membership.get();
+    context.currentRound = callbacks.currentRound;
+    context.exchanging = MakeCallback(&TrainingIslandApplication::IsExchanging, this);
+    context.progress = MakeCallback(&TrainingIslandApplication::ExchangeProgressed, this);
+    context.abandon = MakeCallback(&TrainingIslandApplication::AbandonRound, this);
+    context.idle = MakeCallback(&TrainingIslandApplication::SendSideClosed, this);
+    context.send = MakeCallback(&TrainingIslandApplication::SendPacket, this);
+    context.chunkSent = MakeCallback(&TrainingIslandApplication::NoteChunkSent, this);
+    context.chunkReceived = MakeCallback(&TrainingIslandApplication::NoteChunkReceived, this);
+    context.nackSent = MakeCallback(&TrainingIslandApplication::NoteNackSent, this);
+    context.rejected = callbacks.rejected;
 }
 
 const ExchangePlan&
@@ -588,18 +558,47 @@ TrainingIslandApplication::GetPlan(uint32_t round) const
     return m_membership->GetPlan(round);
 }
 
-const ExchangePlan&
-TrainingIslandApplication::GetBasePlan(uint32_t round) const
+Ptr<IslandExchange>
+TrainingIslandApplication::FindExchange(uint32_t round) const
 {
-    NS_ABORT_MSG_IF(!m_membership,
-                    "TrainingIslandApplication: the plans are built when the application starts");
-    return m_membership->GetBasePlan(round);
+    auto it = m_exchanges.find(round);
+    return it != m_exchanges.end() ? it->second : nullptr;
+}
+
+Ptr<IslandExchange>
+TrainingIslandApplication::GetExchangeOf(uint32_t round)
+{
+    Ptr<IslandExchange>& exchange = m_exchanges[round];
+    if (!exchange)
+    {
+        exchange = IslandExchange::Create(GetPlan(round).mode);
+        exchange->Setup(m_context, round);
+    }
+    return exchange;
+}
+
+void
+TrainingIslandApplication::PruneExchanges()
+{
+    m_pruneExchanges = false;
+    for (auto it = m_exchanges.begin(); it != m_exchanges.end();)
+    {
+        if (!it->second->HasSendSide() && !it->second->HasReceiveSide())
+        {
+            it = m_exchanges.erase(it);
+        }
+        else
+        {
+            ++it;
+        }
+    }
 }
 
 bool
 TrainingIslandApplication::HasSendState(uint32_t round) const
 {
-    return m_tx.find(round) != m_tx.end();
+    Ptr<IslandExchange> exchange = FindExchange(round);
+    return exchange && exchange->HasSendSide();
 }
 
 uint32_t
@@ -612,6 +611,12 @@ bool
 TrainingIslandApplication::IsActive() const
 {
     return m_running && !m_crashed;
+}
+
+bool
+TrainingIslandApplication::IsExchanging(uint32_t round) const
+{
+    return !m_crashed && m_exchanging && round == m_round;
 }
 
 void
@@ -632,60 +637,48 @@ TrainingIslandApplication::RejectPacket()
     ++m_rejectedPackets;
 }
 
+void
+TrainingIslandApplication::NoteChunkSent(uint32_t destination,
+                                         const IslandSyncHeader& header,
+                                         uint32_t modelBytes,
+                                         bool resent)
+{
+    ++m_chunksSent;
+    if (resent)
+    {
+        ++m_chunksResent;
+    }
+    m_chunkSentTrace(m_island, destination, header, modelBytes, resent);
+}
+
+void
+TrainingIslandApplication::NoteChunkReceived(const IslandSyncHeader& header,
+                                             uint32_t modelBytes,
+                                             bool duplicate)
+{
+    if (header.GetType() == IslandSyncHeader::AGGREGATE)
+    {
+        ++m_aggregatesIn;
+    }
+    if (duplicate)
+    {
+        ++m_duplicateChunks;
+    }
+    m_chunkReceivedTrace(m_island, header, modelBytes, duplicate);
+}
+
+void
+TrainingIslandApplication::NoteNackSent(uint32_t source, uint32_t round, uint32_t chunks)
+{
+    ++m_nacksSent;
+    m_repairTrace(m_island, source, round, chunks);
+}
+
 uint64_t
 TrainingIslandApplication::GetHeldFrom(uint32_t round) const
 {
-    uint64_t held = 0;
-    auto rxIt = m_rx.find(round);
-    if (IsRing() || rxIt == m_rx.end())
-    {
-        return held;
-    }
-    for (const auto& [source, stream] : rxIt->second.streams)
-    {
-        if (stream.IsStarted())
-        {
-            held |= Bit(source);
-        }
-    }
-    return held;
-}
-
-Time
-TrainingIslandApplication::GetRtt(uint32_t other) const
-{
-    double ms = m_topology->GetRoute(m_island, other).latencyMs +
-                m_topology->GetRoute(other, m_island).latencyMs;
-    return IslandTiming::CeilNanoSeconds(ms * 1e-3);
-}
-
-uint32_t
-TrainingIslandApplication::GetMaxNackRanges(uint32_t other) const
-{
-    uint32_t mtu = m_topology->GetPathMtuBytes(m_island, other);
-    uint32_t fit =
-        (mtu - IP_UDP_HEADER_BYTES - IslandSyncHeader::FIXED_SIZE) / IslandSyncHeader::RANGE_BYTES;
-    return std::max<uint32_t>(1, std::min(fit, MAX_NACK_RANGES));
-}
-
-Time
-TrainingIslandApplication::GetStallTime(const ExchangePlan& plan, uint32_t source) const
-{
-    double interval = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
-    return std::max(m_nackTimeout, IslandTiming::CeilNanoSeconds(4 * interval));
-}
-
-Time
-TrainingIslandApplication::GetPatience(const ExchangePlan& plan, uint32_t source) const
-{
-    return m_aggregationTimeout + GetStallTime(plan, source);
-}
-
-Time
-TrainingIslandApplication::GetProbeWait(uint32_t destination) const
-{
-    Time wait = GetRtt(destination) + 2 * m_nackTimeout;
-    return IsAggregated() ? wait + m_aggregationTimeout : wait;
+    Ptr<IslandExchange> exchange = FindExchange(round);
+    return exchange ? exchange->GetHeldFrom() : 0;
 }
 
 void
@@ -703,7 +696,7 @@ TrainingIslandApplication::StartApplication()
                     "TrainingIslandApplication (" << m_topology->GetCity(m_island).id
                                                   << "): cannot bind UDP port " << m_port);
     m_socket->SetRecvCallback(MakeCallback(&TrainingIslandApplication::HandleRead, this));
-    if (IsMulticast())
+    if (m_multicastTtl > 0)
     {
         // Every router of a source tree decrements the TTL (PimMulticastHelper).
         m_socket->SetAttribute("IpMulticastTtl", UintegerValue(m_multicastTtl));
@@ -750,23 +743,11 @@ TrainingIslandApplication::StopApplication()
     NS_LOG_FUNCTION(this);
     m_stepEvent.Cancel();
     m_readyEvent.Cancel();
-    for (auto& [round, rx] : m_rx)
+    // The exchanges stay in the map (one may be calling): they hold nothing any more.
+    for (auto& [round, exchange] : m_exchanges)
     {
-        for (auto& [source, stream] : rx.streams)
-        {
-            stream.Cancel();
-        }
+        exchange->Stop();
     }
-    for (auto& [round, tx] : m_tx)
-    {
-        for (auto& [destination, stream] : tx.streams)
-        {
-            stream.Cancel();
-        }
-        tx.group.GetPacer().Stop();
-    }
-    m_rx.clear();
-    m_tx.clear();
     m_running = false;
     if (m_socket)
     {
@@ -786,27 +767,39 @@ TrainingIslandApplication::Crash()
     m_stepEvent.Cancel();
     m_readyEvent.Cancel();
     // Nothing of this round or a later one: drop what arrived early.
-    for (auto& [round, rx] : m_rx)
+    for (auto& [round, exchange] : m_exchanges)
     {
-        for (auto& [key, stream] : rx.streams)
-        {
-            stream.Cancel();
-        }
+        exchange->ReleaseReceiveSide();
     }
-    m_rx.clear();
+    m_pruneExchanges = true;
     m_crashedTrace(m_island, m_round);
+    CloseIfIdle();
+}
+
+void
+TrainingIslandApplication::SendSideClosed()
+{
+    m_pruneExchanges = true;
     CloseIfIdle();
 }
 
 void
 TrainingIslandApplication::CloseIfIdle()
 {
-    if (m_crashed && m_running && m_tx.empty())
+    if (!m_crashed || !m_running)
     {
-        NS_LOG_INFO("island " << m_topology->GetCity(m_island).id
-                              << " owes nothing any more and closes");
-        StopApplication();
+        return;
     }
+    for (const auto& [round, exchange] : m_exchanges)
+    {
+        if (exchange->HasSendSide())
+        {
+            return;
+        }
+    }
+    NS_LOG_INFO("island " << m_topology->GetCity(m_island).id
+                          << " owes nothing any more and closes");
+    StopApplication();
 }
 
 void
@@ -865,103 +858,13 @@ void
 TrainingIslandApplication::BeginExchange()
 {
     NS_LOG_FUNCTION(this << m_round);
-    const ExchangePlan& plan = GetPlan(m_round);
-    if (plan.members.size() < 2)
+    if (GetPlan(m_round).members.size() < 2)
     {
         FinishRound();
         return;
     }
-    TxState& tx = m_tx[m_round];
-    tx.values = m_parameters;
-    tx.multicast = IsMulticast();
-    RxState& rx = GetRxState(m_round);
-    if (IsRing())
-    {
-        // One stream per step toward the successor, all sent by the ring's pacer.
-        tx.ringValues = rx.ringValues;
-        tx.group.m_destination = plan.successor;
-        tx.group.GetPacer().Configure(
-            StreamPacer::LOWEST_STEP,
-            MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, plan.successor));
-        tx.group.GetPacer().RestartNow();
-        for (uint32_t step = 0; step < GetRing(plan).GetSteps(plan); ++step)
-        {
-            SendStream& stream = tx.streams[step];
-            stream.m_destination = plan.successor;
-            stream.m_step = step;
-            stream.SetProbeCallback(
-                MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, step));
-            auto [first, end] = GetRing(plan).GetStepChunks(plan, plan.ringPosition, step);
-            stream.m_pending.Insert(first, end);
-            stream.m_sentFirst = first;
-            stream.GetPacer().RestartNow();
-            // A step's values are held once the predecessor's previous step is.
-            stream.m_waitingStep = step > 0 && !rx.streams.at(step - 1).IsComplete();
-        }
-    }
-    else
-    {
-        for (uint32_t other : plan.members)
-        {
-            if (other != m_island)
-            {
-                SendStream& stream = tx.streams[other];
-                stream.m_destination = other;
-                stream.SetProbeCallback(
-                    MakeCallback(&TrainingIslandApplication::Probe, this).Bind(m_round, other));
-                stream.GetPacer().Configure(
-                    StreamPacer::OWN,
-                    MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, other));
-                if (!tx.multicast)
-                {
-                    stream.m_pending.Insert(0, plan.chunkCount);
-                }
-                stream.GetPacer().RestartNow();
-            }
-        }
-    }
-    if (tx.multicast)
-    {
-        // One stream to the group; the members' streams carry only their repairs.
-        tx.group.m_destination = ALL_MEMBERS;
-        tx.group.GetPacer().Configure(
-            StreamPacer::GROUP,
-            MakeCallback(&TrainingIslandApplication::SendNext, this).Bind(m_round, ALL_MEMBERS));
-        tx.group.m_pending.Insert(0, plan.chunkCount);
-        tx.group.GetPacer().RestartNow();
-    }
-    // Multicast reaches every member at once, and an FPGA sums a chunk only when the
-    // contributions of all members arrive together: in those modes the streams wait for every
-    // member, in unicast mode each stream for its own receiver, in ring mode the ring's pacer
-    // for the successor.
-    tx.cliqueWide = IsMulticast() || IsAggregated();
-    if (IsRing())
-    {
-        if (m_cliqueBarrier && m_membership->GetPeerRound(plan.successor) < m_round)
-        {
-            tx.group.m_waitingReady = true;
-            ++tx.awaited;
-        }
-    }
-    else
-    {
-        for (auto& [destination, stream] : tx.streams)
-        {
-            if (m_cliqueBarrier && m_membership->GetPeerRound(destination) < m_round)
-            {
-                stream.m_waitingReady = true;
-                ++tx.awaited;
-            }
-        }
-    }
-    if (tx.multicast || IsRing())
-    {
-        ResumeStream(tx, tx.group);
-    }
-    for (auto& [destination, stream] : tx.streams)
-    {
-        ResumeStream(tx, stream);
-    }
+    Ptr<IslandExchange> exchange = GetExchangeOf(m_round);
+    exchange->Begin(m_parameters);
     // Every member the exchange waits for is asked, and excluded when it never answers.
     m_membership->ResetSilence();
     m_readyEvent.Cancel();
@@ -969,9 +872,7 @@ TrainingIslandApplication::BeginExchange()
                                        &TrainingIslandApplication::ReadyTimeout,
                                        this,
                                        m_round);
-
-    GetExchange(plan).AddOwn(plan, m_parameters, rx.sum);
-    rx.ownAdded = true;
+    exchange->Contribute(m_parameters);
     m_exchanging = true;
     CheckExchangeComplete();
 }
@@ -982,85 +883,29 @@ TrainingIslandApplication::FinishRound()
     NS_LOG_FUNCTION(this << m_round);
     const ExchangePlan& plan = GetPlan(m_round);
     m_readyEvent.Cancel();
+    Ptr<IslandExchange> exchange = FindExchange(m_round);
     if (plan.members.size() < 2)
     {
         // Idle, alone, or every other member excluded: the parameters stay; drop what may have
         // arrived for a larger view.
-        auto it = m_rx.find(m_round);
-        if (it != m_rx.end())
+        if (exchange)
         {
-            for (auto& [key, stream] : it->second.streams)
-            {
-                stream.Cancel();
-            }
-            m_rx.erase(it);
+            exchange->ReleaseReceiveSide();
         }
-        m_lastContributors = Bit(m_island);
+        m_lastContributors = uint64_t{1} << m_island;
     }
     else
     {
         m_lastContributors = plan.GetMemberBits();
-        auto it = m_rx.find(m_round);
-        NS_ASSERT(it != m_rx.end());
+        NS_ASSERT(exchange && exchange->HasReceiveSide());
         // m_parameters still holds the snapshot.
-        GetExchange(plan).Average(plan, it->second.sum, it->second.ringValues.get(), m_parameters);
-        m_rx.erase(it);
+        exchange->Finish(m_parameters);
     }
+    m_pruneExchanges = true;
     m_exchanging = false;
     m_roundFinishedTrace(m_island, m_round, plan.clique, m_parameters);
     ++m_round;
     StartRound();
-}
-
-TrainingIslandApplication::RxState&
-TrainingIslandApplication::GetRxState(uint32_t round)
-{
-    auto it = m_rx.find(round);
-    if (it != m_rx.end())
-    {
-        return it->second;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    RxState& rx = m_rx[round];
-    if (IsRing())
-    {
-        rx.ringValues = std::make_shared<RingValues>();
-        rx.ringValues->partial.assign(m_parameterCount, 0.0F);
-        rx.ringValues->reduced.assign(m_parameterCount, 0.0F);
-        const RingExchange& ring = GetRing(plan);
-        const uint32_t predecessorPosition = ring.GetPredecessorPosition(plan);
-        for (uint32_t step = 0; step < ring.GetSteps(plan); ++step)
-        {
-            auto [first, end] = ring.GetStepChunks(plan, predecessorPosition, step);
-            ReceiveStream& stream = rx.streams
-                                        .try_emplace(step,
-                                                     plan.predecessor,
-                                                     step,
-                                                     first,
-                                                     end,
-                                                     GetReceiveTiming(plan, plan.predecessor))
-                                        .first->second;
-            stream.SetCallbacks(
-                MakeCallback(&TrainingIslandApplication::SendNack, this).Bind(round, step),
-                MakeCallback(&TrainingIslandApplication::StreamExhausted, this).Bind(round, step));
-        }
-        return rx;
-    }
-    rx.sum.assign(m_parameterCount, 0.0);
-    for (uint32_t other : plan.members)
-    {
-        if (other != m_island)
-        {
-            ReceiveStream& stream =
-                rx.streams
-                    .try_emplace(other, other, 0, 0, plan.chunkCount, GetReceiveTiming(plan, other))
-                    .first->second;
-            stream.SetCallbacks(
-                MakeCallback(&TrainingIslandApplication::SendNack, this).Bind(round, other),
-                MakeCallback(&TrainingIslandApplication::StreamExhausted, this).Bind(round, other));
-        }
-    }
-    return rx;
 }
 
 void
@@ -1070,196 +915,20 @@ TrainingIslandApplication::CheckExchangeComplete()
     {
         return;
     }
-    auto it = m_rx.find(m_round);
-    if (it != m_rx.end() && it->second.ownAdded &&
-        it->second.completeStreams == it->second.streams.size())
+    Ptr<IslandExchange> exchange = FindExchange(m_round);
+    if (exchange && exchange->IsComplete())
     {
         FinishRound();
     }
 }
 
-bool
-TrainingIslandApplication::HasWork(const TxState& tx, const SendStream& stream) const
-{
-    return stream.GetPacer().HasWork(stream, tx.streams);
-}
-
-SendStream&
-TrainingIslandApplication::GetPacer(TxState& tx, SendStream& stream)
-{
-    return tx.multicast || IsRing() ? tx.group : stream;
-}
-
 void
-TrainingIslandApplication::ReleaseRingStep(uint32_t round, uint32_t step)
+TrainingIslandApplication::ExchangeProgressed(uint32_t round)
 {
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
+    if (round == m_round)
     {
-        // Not exchanging yet: StartExchange finds the previous step held.
-        return;
+        CheckExchangeComplete();
     }
-    TxState& tx = txIt->second;
-    auto it = tx.streams.find(step);
-    if (it == tx.streams.end() || !it->second.m_waitingStep)
-    {
-        return;
-    }
-    it->second.m_waitingStep = false;
-    ResumeStream(tx, tx.group);
-}
-
-void
-TrainingIslandApplication::ResumeStream(TxState& tx, SendStream& stream)
-{
-    // A member's stream of a multicast round and a ring step have no pacer of their own: the
-    // group stream (the ring's pacer) sends their chunks.
-    bool paced = &GetPacer(tx, stream) == &stream;
-    bool blocked = tx.cliqueWide ? tx.awaited > 0 : stream.m_waitingReady;
-    if (!paced || blocked || stream.GetPacer().IsSending() || stream.m_done || !HasWork(tx, stream))
-    {
-        return;
-    }
-    stream.GetPacer().Start();
-}
-
-void
-TrainingIslandApplication::SendNext(uint32_t round, uint32_t destination)
-{
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
-    {
-        return;
-    }
-    TxState& tx = txIt->second;
-    const bool group = destination == ALL_MEMBERS;
-    SendStream& paced = group || IsRing() ? tx.group : tx.streams.at(destination);
-    StreamPacer& pacer = paced.GetPacer();
-    if (paced.m_done || !HasWork(tx, paced))
-    {
-        return;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    SendStream& target = pacer.Pick(paced, tx.streams);
-    uint32_t chunk = target.m_pending.PopFront();
-    bool resent = group ? &target != &tx.group : chunk < target.m_sentFirst;
-    if (&target == &paced || IsRing())
-    {
-        target.m_sentFirst = std::max(target.m_sentFirst, chunk + 1);
-    }
-    SendChunk(round, tx, target, chunk, resent);
-
-    double rate = group ? plan.groupRateBps : plan.sendRateBps.at(paced.m_destination);
-    const double end = pacer.Advance(plan.GetWireBytes(chunk), rate);
-    if (IsRing() && target.m_pending.IsEmpty())
-    {
-        // The step's last chunk has left: wait for its DONE.
-        ScheduleProbe(target, end);
-    }
-    if (HasWork(tx, paced))
-    {
-        ResumeStream(tx, paced);
-    }
-    else if (IsRing())
-    {
-        // Probes wait while the pacer is busy: restart those of every step sent out.
-        for (auto& [step, stream] : tx.streams)
-        {
-            if (!stream.m_done && !stream.m_waitingStep && stream.m_pending.IsEmpty())
-            {
-                ScheduleProbe(stream, end);
-            }
-        }
-    }
-    else if (group)
-    {
-        for (auto& [member, stream] : tx.streams)
-        {
-            if (!stream.m_done)
-            {
-                ScheduleProbe(stream, end);
-            }
-        }
-    }
-    else
-    {
-        ScheduleProbe(paced, end);
-    }
-}
-
-void
-TrainingIslandApplication::ScheduleProbe(SendStream& stream, double lastSendEndS)
-{
-    double now = Simulator::Now().GetSeconds();
-    stream.ScheduleProbe(IslandTiming::CeilNanoSeconds(lastSendEndS - now) +
-                         GetProbeWait(stream.m_destination));
-}
-
-void
-TrainingIslandApplication::Probe(uint32_t round, uint32_t key)
-{
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
-    {
-        return;
-    }
-    TxState& tx = txIt->second;
-    SendStream& stream = tx.streams.at(key);
-    StreamPacer& pacer = GetPacer(tx, stream).GetPacer();
-    const uint32_t destination = stream.m_destination;
-    if (stream.m_done || pacer.IsSending())
-    {
-        // Busy: the probe is rescheduled when the pacer runs dry.
-        return;
-    }
-    if (stream.CountProbe(m_maxRepairAttempts))
-    {
-        GiveUpStream(round, key);
-        return;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    uint32_t chunk = plan.chunkCount - 1;
-    if (IsRing())
-    {
-        // The last chunk of the step's segment.
-        chunk = GetRing(plan).GetStepChunks(plan, plan.ringPosition, stream.m_step).second - 1;
-    }
-    NS_LOG_LOGIC("island " << m_island << " probes " << destination << " round " << round);
-    SendChunk(round, tx, stream, chunk, true);
-    double rate = tx.multicast ? plan.groupRateBps : plan.sendRateBps.at(destination);
-    pacer.AdvanceAfterProbe(plan.GetWireBytes(chunk), rate);
-    stream.ScheduleProbe(GetProbeWait(destination));
-}
-
-void
-TrainingIslandApplication::SendChunk(uint32_t round,
-                                     TxState& tx,
-                                     SendStream& stream,
-                                     uint32_t chunk,
-                                     bool resent)
-{
-    const ExchangePlan& plan = GetPlan(round);
-    auto [offset, count] = plan.GetValueSlice(chunk);
-    IslandSyncHeader header;
-    header.SetType(IslandSyncHeader::DATA);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetCliqueIndex(static_cast<uint16_t>(plan.clique));
-    header.SetEpoch(plan.epoch);
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkIndex(chunk);
-    header.SetChunkCount(plan.chunkCount);
-    header.SetValueOffset(offset);
-    GetExchange(plan)
-        .FillChunk(plan, stream.m_step, tx.values, tx.ringValues.get(), offset, count, header);
-    uint32_t payload = plan.GetPayloadBytes(chunk);
-    SendPacket(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.m_destination);
-    ++m_chunksSent;
-    if (resent)
-    {
-        ++m_chunksResent;
-    }
-    m_chunkSentTrace(m_island, stream.m_destination, header, payload, resent);
 }
 
 void
@@ -1289,146 +958,13 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 }
 
 void
-TrainingIslandApplication::StreamExhausted(uint32_t round, uint32_t key)
-{
-    const ReceiveStream& stream = m_rx.at(round).streams.at(key);
-    const uint32_t source = stream.GetSource();
-    std::ostringstream reason;
-    reason << "island " << m_topology->GetCity(m_island).id << ", round " << round
-           << ": no progress on the stream from " << m_topology->GetCity(source).id;
-    if (IsRing())
-    {
-        reason << " (ring step " << stream.GetStep() << ")";
-    }
-    reason << " after " << m_maxRepairAttempts << " NACKs";
-    if (IsRing())
-    {
-        // The ring state is rebuilt over the other members: nothing of this one is kept.
-        m_membership->ExcludeMember(round, source, reason.str());
-    }
-    else if (round == m_round && m_exchanging)
-    {
-        // Part of its contribution is in the sum and the rest cannot be had.
-        AbandonRound(reason.str());
-    }
-}
-
-ReceiveStream::Timing
-TrainingIslandApplication::GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const
-{
-    ReceiveStream::Timing timing;
-    timing.stallTime = GetStallTime(plan, source);
-    timing.patience = GetPatience(plan, source);
-    timing.repairWait = GetRtt(source) + m_nackTimeout;
-    timing.intervalS = 8.0 * plan.GetWireBytes(0) / plan.recvRateBps.at(source);
-    timing.maxRanges = GetMaxNackRanges(source);
-    timing.maxAttempts = m_maxRepairAttempts;
-    timing.behindFpga = IsAggregated();
-    return timing;
-}
-
-IslandSyncHeader
-TrainingIslandApplication::MakeStreamReply(IslandSyncHeader::Type type,
-                                           uint32_t round,
-                                           uint32_t key,
-                                           uint32_t& source) const
-{
-    const ExchangePlan& plan = GetPlan(round);
-    IslandSyncHeader header;
-    header.SetType(type);
-    header.SetJobId(m_jobId);
-    header.SetRound(round);
-    header.SetCliqueIndex(static_cast<uint16_t>(plan.clique));
-    header.SetEpoch(plan.epoch);
-    header.SetSender(static_cast<uint16_t>(m_island));
-    header.SetChunkCount(plan.chunkCount);
-    source = key;
-    if (IsRing())
-    {
-        // The step's contributor set and the first chunk of its segment name the step.
-        const RingExchange& ring = GetRing(plan);
-        const uint32_t position = ring.GetPredecessorPosition(plan);
-        source = plan.predecessor;
-        header.SetContributors(ring.GetContributors(plan, position, key));
-        header.SetChunkIndex(ring.GetStepChunks(plan, position, key).first);
-    }
-    else
-    {
-        header.SetContributors(Bit(source));
-    }
-    return header;
-}
-
-void
-TrainingIslandApplication::SendNack(uint32_t round,
-                                    uint32_t key,
-                                    const std::vector<ChunkRangeSet::Range>& ranges)
-{
-    uint32_t source = 0;
-    IslandSyncHeader header = MakeStreamReply(IslandSyncHeader::NACK, round, key, source);
-    header.SetRanges(ranges);
-    uint32_t chunks = 0;
-    for (const auto& range : ranges)
-    {
-        chunks += range.second - range.first;
-    }
-    NS_LOG_LOGIC("island " << m_island << " NACKs " << chunks << " chunks of " << source
-                           << " in round " << round);
-    SendPacket(header, 0, source);
-    ++m_nacksSent;
-    m_repairTrace(m_island, source, round, chunks);
-}
-
-void
-TrainingIslandApplication::SendDone(uint32_t round, uint32_t key)
-{
-    uint32_t source = 0;
-    const IslandSyncHeader header = MakeStreamReply(IslandSyncHeader::DONE, round, key, source);
-    SendPacket(header, 0, source);
-}
-
-void
 TrainingIslandApplication::PeerStarted(uint32_t island, uint32_t round)
 {
-    for (auto& [txRound, tx] : m_tx)
+    for (auto& [exchangeRound, exchange] : m_exchanges)
     {
-        if (IsRing())
+        if (exchangeRound <= round)
         {
-            // The ring's pacer waits for the successor alone.
-            if (txRound <= round && tx.group.m_waitingReady && tx.group.m_destination == island)
-            {
-                tx.group.m_waitingReady = false;
-                --tx.awaited;
-                tx.group.GetPacer().RestartNow();
-                ResumeStream(tx, tx.group);
-            }
-            continue;
-        }
-        auto it = tx.streams.find(island);
-        if (txRound > round || it == tx.streams.end() || !it->second.m_waitingReady)
-        {
-            continue;
-        }
-        it->second.m_waitingReady = false;
-        --tx.awaited;
-        if (!tx.cliqueWide)
-        {
-            it->second.GetPacer().RestartNow();
-            ResumeStream(tx, it->second);
-        }
-        else if (tx.awaited == 0)
-        {
-            // Every member is ready: the streams start together.
-            if (tx.multicast)
-            {
-                tx.group.GetPacer().RestartNow();
-                ResumeStream(tx, tx.group);
-            }
-            for (auto& [member, stream] : tx.streams)
-            {
-                stream.GetPacer().RestartNow();
-                ResumeStream(tx, stream);
-            }
+            exchange->PeerStarted(island);
         }
     }
 }
@@ -1442,7 +978,9 @@ TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
     {
         if (member != m_island)
         {
-            period = std::max(period, GetRtt(member) + m_nackTimeout);
+            period = std::max(period,
+                              IslandTiming::GetRoundTripTime(*m_topology, m_island, member) +
+                                  m_nackTimeout);
         }
     }
     return period;
@@ -1451,13 +989,8 @@ TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
 std::vector<uint32_t>
 TrainingIslandApplication::GetAwaited(uint32_t round) const
 {
-    const ExchangePlan& plan = GetPlan(round);
-    auto txIt = m_tx.find(round);
-    auto rxIt = m_rx.find(round);
-    return GetExchange(plan).GetAwaited(plan,
-                                        txIt != m_tx.end() ? &txIt->second.group : nullptr,
-                                        txIt != m_tx.end() ? &txIt->second.streams : nullptr,
-                                        rxIt != m_rx.end() ? &rxIt->second.streams : nullptr);
+    Ptr<IslandExchange> exchange = FindExchange(round);
+    return exchange ? exchange->GetAwaited() : std::vector<uint32_t>();
 }
 
 void
@@ -1467,7 +1000,8 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
     {
         return;
     }
-    std::vector<uint32_t> awaited = GetAwaited(round);
+    Ptr<IslandExchange> exchange = GetExchangeOf(round);
+    std::vector<uint32_t> awaited = exchange->GetAwaited();
     std::vector<uint32_t> silent;
     for (uint32_t member : awaited)
     {
@@ -1491,7 +1025,7 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
                << m_maxRepairAttempts << " READY requests";
         m_membership->ExcludeMember(round, member, reason.str());
     }
-    if (m_exchanging && m_round == round && (IsRing() || !awaited.empty()) &&
+    if (m_exchanging && m_round == round && (exchange->RearmsReadyTimer() || !awaited.empty()) &&
         !m_readyEvent.IsRunning())
     {
         m_readyEvent = Simulator::Schedule(GetReadyPeriod(round),
@@ -1504,16 +1038,18 @@ TrainingIslandApplication::ReadyTimeout(uint32_t round)
 void
 TrainingIslandApplication::ViewApplied(uint32_t round)
 {
-    if (m_exchanging && round == m_round)
+    if (!m_exchanging || round != m_round)
     {
-        if (IsRing())
-        {
-            BeginExchange();
-        }
-        else
-        {
-            CheckExchangeComplete();
-        }
+        return;
+    }
+    Ptr<IslandExchange> exchange = FindExchange(round);
+    if (exchange && exchange->IsRebuiltByViews())
+    {
+        BeginExchange();
+    }
+    else
+    {
+        CheckExchangeComplete();
     }
 }
 
@@ -1521,123 +1057,12 @@ void
 TrainingIslandApplication::FitExchangeToView(uint32_t round)
 {
     NS_LOG_FUNCTION(this << round);
-    auto rxIt = m_rx.find(round);
-    const ExchangePlan& plan = GetPlan(round);
-    if (IsRing())
+    Ptr<IslandExchange> exchange = FindExchange(round);
+    if (exchange)
     {
-        // The ring's exchange starts again over the new ring: drop the old one's state.
-        if (rxIt != m_rx.end())
-        {
-            for (auto& [step, stream] : rxIt->second.streams)
-            {
-                stream.Cancel();
-            }
-            m_rx.erase(rxIt);
-        }
-        auto txIt = m_tx.find(round);
-        if (txIt != m_tx.end())
-        {
-            for (auto& [step, stream] : txIt->second.streams)
-            {
-                stream.Cancel();
-            }
-            txIt->second.group.GetPacer().Stop();
-            m_tx.erase(txIt);
-        }
-        return;
+        exchange->FitToView();
+        m_pruneExchanges = true;
     }
-    if (rxIt != m_rx.end())
-    {
-        RxState& rx = rxIt->second;
-        for (auto it = rx.streams.begin(); it != rx.streams.end();)
-        {
-            if (plan.excluded & Bit(it->first))
-            {
-                it->second.Cancel();
-                if (it->second.IsComplete())
-                {
-                    --rx.completeStreams;
-                }
-                it = rx.streams.erase(it);
-            }
-            else
-            {
-                ++it;
-            }
-        }
-    }
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
-    {
-        return;
-    }
-    TxState& tx = txIt->second;
-    for (auto it = tx.streams.begin(); it != tx.streams.end();)
-    {
-        if (!(plan.excluded & Bit(it->first)))
-        {
-            ++it;
-            continue;
-        }
-        SendStream& stream = it->second;
-        stream.Cancel();
-        if (stream.m_waitingReady)
-        {
-            --tx.awaited;
-        }
-        if (stream.m_done)
-        {
-            --tx.doneStreams;
-        }
-        it = tx.streams.erase(it);
-    }
-    if (tx.streams.empty() || tx.doneStreams == tx.streams.size())
-    {
-        tx.group.GetPacer().Stop();
-        m_tx.erase(txIt);
-        return;
-    }
-    if (tx.cliqueWide && tx.awaited == 0)
-    {
-        // The members left have all announced the round: the streams start together.
-        if (tx.multicast)
-        {
-            tx.group.GetPacer().NotBeforeNow();
-            ResumeStream(tx, tx.group);
-        }
-        for (auto& [member, stream] : tx.streams)
-        {
-            stream.GetPacer().NotBeforeNow();
-            ResumeStream(tx, stream);
-        }
-    }
-}
-
-void
-TrainingIslandApplication::GiveUpStream(uint32_t round, uint32_t key)
-{
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
-    {
-        return;
-    }
-    const uint32_t destination = txIt->second.streams.at(key).m_destination;
-    NS_LOG_INFO("island " << m_island << " gives up the stream of round " << round << " to "
-                          << destination);
-    if (!m_crashed && round == m_round && m_exchanging)
-    {
-        std::ostringstream reason;
-        reason << "no acknowledgement from " << m_topology->GetCity(destination).id << " to "
-               << m_maxRepairAttempts << " probes";
-        // Ring mode: the successor is gone and the ring is rebuilt without it. Otherwise the
-        // receiver is left out if nothing of its contribution is held; if part of it is, the
-        // stalled stream abandons the round by itself.
-        if (m_membership->ExcludeMember(round, destination, reason.str()))
-        {
-            return;
-        }
-    }
-    CloseStream(round, key);
 }
 
 void
@@ -1647,14 +1072,11 @@ TrainingIslandApplication::AbandonRound(const std::string& reason)
     NS_LOG_WARN("island " << m_topology->GetCity(m_island).id << " abandons round " << m_round
                           << ": " << reason);
     const ExchangePlan& plan = GetPlan(m_round);
-    auto rxIt = m_rx.find(m_round);
-    if (rxIt != m_rx.end())
+    Ptr<IslandExchange> exchange = FindExchange(m_round);
+    if (exchange)
     {
-        for (auto& [key, stream] : rxIt->second.streams)
-        {
-            stream.Cancel();
-        }
-        m_rx.erase(rxIt);
+        exchange->ReleaseReceiveSide();
+        m_pruneExchanges = true;
     }
     m_readyEvent.Cancel();
     m_exchanging = false;
@@ -1712,24 +1134,9 @@ TrainingIslandApplication::DescribeState() const
              << m_membership->GetSilence(member) << ")";
         waits.push_back(wait.str());
     }
-    auto rxIt = m_rx.find(m_round);
-    if (rxIt != m_rx.end())
+    if (Ptr<IslandExchange> exchange = FindExchange(m_round))
     {
-        for (const auto& [key, stream] : rxIt->second.streams)
-        {
-            if (stream.IsStarted() && !stream.IsComplete())
-            {
-                std::ostringstream wait;
-                wait << "the stream of " << m_topology->GetCity(stream.GetSource()).id;
-                if (IsRing())
-                {
-                    wait << " (ring step " << stream.GetStep() << ")";
-                }
-                wait << " (" << stream.GetHeldCount() << " chunks held, " << stream.GetAttempts()
-                     << " NACKs without progress)";
-                waits.push_back(wait.str());
-            }
-        }
+        exchange->DescribeStreams(waits);
     }
     if (!waits.empty())
     {
@@ -1777,361 +1184,59 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
         {
             m_membership->RefreshView(header.GetSender());
         }
-        switch (header.GetType())
+        if (barrier)
         {
-        case IslandSyncHeader::DATA:
-        case IslandSyncHeader::AGGREGATE:
-            HandleChunk(header, packet->GetSize() - headerBytes);
-            break;
-        case IslandSyncHeader::NACK:
-            HandleNack(header);
-            break;
-        case IslandSyncHeader::DONE:
-            HandleDone(header);
-            break;
-        case IslandSyncHeader::READY:
-        case IslandSyncHeader::READY_ASK:
-        case IslandSyncHeader::VIEW:
             m_membership->HandleReady(header);
-            break;
+        }
+        else
+        {
+            HandleExchangeMessage(header, packet->GetSize() - headerBytes);
+        }
+        if (m_pruneExchanges)
+        {
+            PruneExchanges();
         }
     }
 }
 
 void
-TrainingIslandApplication::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
+TrainingIslandApplication::HandleExchangeMessage(const IslandSyncHeader& header,
+                                                 uint32_t paddingBytes)
 {
-    if (IsRing())
+    const uint32_t round = header.GetRound();
+    if (header.GetType() == IslandSyncHeader::DATA ||
+        header.GetType() == IslandSyncHeader::AGGREGATE)
     {
-        HandleRingChunk(header, paddingBytes);
+        if (round >= m_rounds)
+        {
+            ++m_rejectedPackets;
+            return;
+        }
+        Ptr<IslandExchange> exchange = GetExchangeOf(round);
+        exchange->HandleChunk(header, paddingBytes);
+        m_pruneExchanges =
+            m_pruneExchanges || (!exchange->HasSendSide() && !exchange->HasReceiveSide());
         return;
     }
-    uint32_t round = header.GetRound();
-    if (round >= m_rounds)
+    // A NACK or DONE is about one of this island's send streams.
+    if (!(header.GetContributors() & (uint64_t{1} << m_island)))
     {
         ++m_rejectedPackets;
         return;
     }
-    const ExchangePlan& plan = GetPlan(round);
-    uint64_t others = 0;
-    for (uint32_t member : plan.members)
-    {
-        if (member != m_island)
-        {
-            others |= Bit(member);
-        }
-    }
-    uint64_t contributors = header.GetContributors();
-    uint32_t chunk = header.GetChunkIndex();
-    for (uint32_t member : GetBasePlan(round).members)
-    {
-        if (contributors & Bit(member))
-        {
-            m_membership->NoteAlive(member, round);
-        }
-    }
-    if (plan.members.size() < 2 || header.GetCliqueIndex() != plan.clique ||
-        header.GetEpoch() != plan.epoch || (contributors & ~others) != 0 ||
-        header.GetChunkCount() != plan.chunkCount)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    auto [offset, count] = plan.GetValueSlice(chunk);
-    uint32_t payload = plan.GetPayloadBytes(chunk);
-    if (header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
-        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-
-    if (header.GetType() == IslandSyncHeader::AGGREGATE)
-    {
-        ++m_aggregatesIn;
-    }
-    // Whoever contributed to a round-r chunk has started round r (behind an FPGA the
-    // contributors' DATA never arrives: the aggregate's bitmap names them).
-    for (uint32_t member : plan.members)
-    {
-        if (contributors & Bit(member))
-        {
-            m_membership->UpdatePeerRound(member, round);
-        }
-    }
-    if (round < m_round)
-    {
-        // The round is over here: every contribution is held. Acknowledge again (a DONE was
-        // lost or the sender probes).
-        ++m_duplicateChunks;
-        m_chunkReceivedTrace(m_island, header, payload, true);
-        for (uint32_t j = 0; j < IslandSyncHeader::MAX_ISLANDS; ++j)
-        {
-            if (contributors & Bit(j))
-            {
-                SendDone(round, j);
-            }
-        }
-        return;
-    }
-
-    RxState& rx = GetRxState(round);
-    uint64_t held = 0;
-    for (auto& [source, stream] : rx.streams)
-    {
-        if ((contributors & Bit(source)) && stream.Holds(chunk))
-        {
-            held |= Bit(source);
-        }
-    }
-    if (held != 0)
-    {
-        // A duplicate, or an aggregate overlapping what is held: its sum cannot be split.
-        ++m_duplicateChunks;
-        m_chunkReceivedTrace(m_island, header, payload, true);
-        for (auto& [source, stream] : rx.streams)
-        {
-            if ((held & Bit(source)) && stream.IsComplete())
-            {
-                SendDone(round, source);
-            }
-        }
-        return;
-    }
-
-    const std::vector<float>& values = header.GetValues();
-    for (uint32_t v = 0; v < count; ++v)
-    {
-        rx.sum[offset + v] += values[v];
-    }
-    m_chunkReceivedTrace(m_island, header, payload, false);
-
-    for (auto& [source, stream] : rx.streams)
-    {
-        if ((contributors & Bit(source)) && stream.Accept(chunk))
-        {
-            ++rx.completeStreams;
-            SendDone(round, source);
-        }
-    }
-    if (round == m_round)
-    {
-        CheckExchangeComplete();
-    }
-}
-
-void
-TrainingIslandApplication::HandleRingChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
-{
-    uint32_t round = header.GetRound();
-    if (round >= m_rounds)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    const ExchangePlan& plan = GetPlan(round);
-    const uint32_t chunk = header.GetChunkIndex();
-    if (plan.ring.size() < 2 || header.GetCliqueIndex() != plan.clique ||
-        header.GetEpoch() != plan.epoch || header.GetChunkCount() != plan.chunkCount ||
-        header.GetSender() != plan.predecessor)
-    {
-        ++m_rejectedPackets;
-        if (round == m_round && header.GetSender() != plan.predecessor)
-        {
-            // A member on another view of the ring: tell it ours.
-            m_membership->RefreshView(header.GetSender());
-        }
-        return;
-    }
-    const RingExchange& ring = GetRing(plan);
-    const uint32_t step = ring.CheckChunk(plan, header, paddingBytes);
-    const uint64_t contributors = header.GetContributors();
-    const uint32_t payload = plan.GetPayloadBytes(chunk);
-    if (step == NO_RING_STEP)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    if (header.GetType() == IslandSyncHeader::AGGREGATE)
-    {
-        ++m_aggregatesIn;
-    }
-    // Whoever is summed in a round-r chunk has started round r.
-    for (uint32_t member : plan.ring)
-    {
-        if (member != m_island && (contributors & Bit(member)))
-        {
-            m_membership->UpdatePeerRound(member, round);
-        }
-    }
-    if (round < m_round)
-    {
-        // The round is over here: every step is held. Acknowledge again (a DONE was lost or
-        // the predecessor probes).
-        ++m_duplicateChunks;
-        m_chunkReceivedTrace(m_island, header, payload, true);
-        SendDone(round, step);
-        return;
-    }
-
-    RxState& rx = GetRxState(round);
-    ReceiveStream& stream = rx.streams.at(step);
-    if (stream.Holds(chunk))
-    {
-        ++m_duplicateChunks;
-        m_chunkReceivedTrace(m_island, header, payload, true);
-        if (stream.IsComplete())
-        {
-            SendDone(round, step);
-        }
-        return;
-    }
-    ring.Store(plan, step, header, *rx.ringValues);
-    m_chunkReceivedTrace(m_island, header, payload, false);
-
-    if (stream.Accept(chunk))
-    {
-        ++rx.completeStreams;
-        SendDone(round, step);
-        if (step + 1 < ring.GetSteps(plan))
-        {
-            ReleaseRingStep(round, step + 1);
-        }
-    }
-    if (round == m_round)
-    {
-        CheckExchangeComplete();
-    }
-}
-
-void
-TrainingIslandApplication::HandleNack(const IslandSyncHeader& header)
-{
-    uint32_t round = header.GetRound();
-    uint32_t requester = header.GetSender();
-    if (!(header.GetContributors() & Bit(m_island)))
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
+    Ptr<IslandExchange> exchange = FindExchange(round);
+    if (!exchange || !exchange->HasSendSide())
     {
         // Not started yet (everything will be sent) or acknowledged by every member.
         return;
     }
-    TxState& tx = txIt->second;
-    const ExchangePlan& plan = GetPlan(round);
-    auto streamIt = tx.streams.end();
-    if (IsRing())
+    if (header.GetType() == IslandSyncHeader::NACK)
     {
-        // The successor asks for chunks of one step, named by its bitmap and first chunk.
-        uint32_t step = GetRing(plan).FindStep(plan,
-                                               plan.ringPosition,
-                                               header.GetContributors(),
-                                               header.GetChunkIndex());
-        if (requester == plan.successor && step != NO_RING_STEP)
-        {
-            streamIt = tx.streams.find(step);
-            auto [first, end] = GetRing(plan).GetStepChunks(plan, plan.ringPosition, step);
-            for (const auto& range : header.GetRanges())
-            {
-                if (range.first < first || range.second > end)
-                {
-                    streamIt = tx.streams.end();
-                }
-            }
-        }
+        exchange->HandleNack(header);
     }
     else
     {
-        streamIt = tx.streams.find(requester);
-    }
-    if (streamIt == tx.streams.end() || header.GetChunkCount() != plan.chunkCount)
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    SendStream& stream = streamIt->second;
-    if (stream.m_done)
-    {
-        return;
-    }
-    stream.m_attempts = 0;
-    // Multicast: the repair goes to the requester alone, through the group stream's pacer.
-    // Ring: through the ring's pacer; a step's own sentFirst bounds what it has sent.
-    SendStream& pacer = GetPacer(tx, stream);
-    const uint32_t sent = IsRing() ? stream.m_sentFirst : pacer.m_sentFirst;
-    for (const auto& range : header.GetRanges())
-    {
-        // Only what was sent: the rest is pending anyway.
-        stream.m_pending.Insert(range.first, std::min(range.second, sent));
-    }
-    ResumeStream(tx, pacer);
-}
-
-void
-TrainingIslandApplication::HandleDone(const IslandSyncHeader& header)
-{
-    uint32_t round = header.GetRound();
-    if (!(header.GetContributors() & Bit(m_island)))
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
-    {
-        return;
-    }
-    TxState& tx = txIt->second;
-    auto streamIt = tx.streams.end();
-    if (IsRing())
-    {
-        // The successor holds one step, named by its bitmap and first chunk.
-        const ExchangePlan& plan = GetPlan(round);
-        uint32_t step = GetRing(plan).FindStep(plan,
-                                               plan.ringPosition,
-                                               header.GetContributors(),
-                                               header.GetChunkIndex());
-        if (header.GetSender() == plan.successor && step != NO_RING_STEP)
-        {
-            streamIt = tx.streams.find(step);
-        }
-    }
-    else
-    {
-        streamIt = tx.streams.find(header.GetSender());
-    }
-    if (streamIt == tx.streams.end())
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    CloseStream(round, streamIt->first);
-}
-
-void
-TrainingIslandApplication::CloseStream(uint32_t round, uint32_t key)
-{
-    auto txIt = m_tx.find(round);
-    if (txIt == m_tx.end())
-    {
-        return;
-    }
-    TxState& tx = txIt->second;
-    auto streamIt = tx.streams.find(key);
-    if (streamIt == tx.streams.end() || streamIt->second.m_done)
-    {
-        return;
-    }
-    streamIt->second.Close();
-    ++tx.doneStreams;
-    if (tx.doneStreams == tx.streams.size())
-    {
-        tx.group.GetPacer().Stop();
-        m_tx.erase(txIt);
-        CloseIfIdle();
+        exchange->HandleDone(header);
     }
 }
 

@@ -7,16 +7,12 @@
 #ifndef TRAINING_ISLAND_APPLICATION_H
 #define TRAINING_ISLAND_APPLICATION_H
 
-#include "chunk-range-set.h"
 #include "clique-membership.h"
 #include "clique-schedule.h"
 #include "exchange-plan.h"
 #include "island-exchange.h"
 #include "island-sync-header.h"
-#include "link-load-model.h"
 #include "local-objective.h"
-#include "receive-stream.h"
-#include "send-stream.h"
 #include "sync-protocol.h"
 #include "wan-topology.h"
 
@@ -37,7 +33,6 @@ namespace ns3
 {
 
 class ExchangePlanner;
-class RingExchange;
 class Socket;
 class Packet;
 class Address;
@@ -69,9 +64,9 @@ class TrainingIslandApplication : public Application
     /** Bytes of the PPP header on every point-to-point link (SyncProtocol::PPP_HEADER_BYTES). */
     static constexpr uint32_t PPP_HEADER_BYTES = SyncProtocol::PPP_HEADER_BYTES;
     /** The most ranges a NACK carries. */
-    static constexpr uint32_t MAX_NACK_RANGES = 256;
+    static constexpr uint32_t MAX_NACK_RANGES = IslandExchange::MAX_NACK_RANGES;
     /** The destination of a chunk sent to the clique's multicast group (ChunkSent trace). */
-    static constexpr uint32_t ALL_MEMBERS = UINT32_MAX;
+    static constexpr uint32_t ALL_MEMBERS = IslandExchange::ALL_MEMBERS;
     /** What GetRingStep returns for a header that is no chunk of a ring step. */
     static constexpr uint32_t NO_RING_STEP = UINT32_MAX;
     /** The CrashRound of an island that never crashes. */
@@ -321,33 +316,6 @@ class TrainingIslandApplication : public Application
     void StartApplication() override;
     void StopApplication() override;
 
-    /** The receive side of one round. */
-    struct RxState
-    {
-        std::vector<double> sum;                   //!< sum of the contributions' values (not
-                                                   //!< used in ring mode)
-        std::map<uint32_t, ReceiveStream> streams; //!< by contributor (other members; ring
-                                                   //!< mode: by step)
-        bool ownAdded{false};                      //!< whether our contribution is in the sum
-        uint32_t completeStreams{0};               //!< streams complete
-        std::shared_ptr<RingValues> ringValues;    //!< ring mode: the sums received (shared
-                                                   //!< with the round's send side)
-    };
-
-    /** The send side of one round. */
-    struct TxState
-    {
-        std::vector<float> values;              //!< the contribution (snapshot)
-        std::map<uint32_t, SendStream> streams; //!< by destination (ring mode: by step)
-        uint32_t doneStreams{0};                //!< streams acknowledged
-        bool multicast{false};                  //!< whether chunks go to the group
-        bool cliqueWide{false};                 //!< whether streams wait for every member
-        uint32_t awaited{0};                    //!< members that have not announced the round
-        SendStream group;                       //!< the multicast stream (multicast and both) or
-                                                //!< the ring's pacer (ring)
-        std::shared_ptr<RingValues> ringValues; //!< ring mode: the sums received
-    };
-
     /**
      * @brief Mode attribute setter (EnumValue holds an int).
      * @param mode the mode as an int
@@ -355,24 +323,6 @@ class TrainingIslandApplication : public Application
     void SetModeValue(int mode);
     /** @return the mode as an int (Mode attribute getter) */
     int GetModeValue() const;
-
-    /** @return whether the mode sends to multicast groups (multicast, both) */
-    bool IsMulticast() const;
-    /** @return whether the mode has receivers' FPGAs summing (aggregation, both) */
-    bool IsAggregated() const;
-    /** @return whether the mode is the ring all-reduce */
-    bool IsRing() const;
-
-    /**
-     * @param plan a round's plan
-     * @return the exchange of its mode (created on first use)
-     */
-    IslandExchange& GetExchange(const ExchangePlan& plan) const;
-    /**
-     * @param plan a ring plan
-     * @return the ring exchange
-     */
-    const RingExchange& GetRing(const ExchangePlan& plan) const;
 
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
@@ -383,38 +333,16 @@ class TrainingIslandApplication : public Application
     const ExchangePlan& GetPlan(uint32_t round) const;
     /**
      * @param round a round
-     * @return the plan of its schedule round (every member of the clique)
+     * @return its exchange, or nullptr when it has none
      */
-    const ExchangePlan& GetBasePlan(uint32_t round) const;
+    Ptr<IslandExchange> FindExchange(uint32_t round) const;
     /**
-     * @param other another island
-     * @return the round-trip time between this island and it (route latencies)
+     * @param round a round (< Rounds)
+     * @return its exchange, made for the algorithm of its plan when absent
      */
-    Time GetRtt(uint32_t other) const;
-    /**
-     * @param other another island
-     * @return the NACK ranges that fit one packet toward it
-     */
-    uint32_t GetMaxNackRanges(uint32_t other) const;
-    /**
-     * @param plan the round's plan
-     * @param source a contributor
-     * @return how long its stream may be silent before a stall NACK: max(NackTimeout, 4
-     *         packet intervals)
-     */
-    Time GetStallTime(const ExchangePlan& plan, uint32_t source) const;
-    /**
-     * @param plan the round's plan
-     * @param source a contributor
-     * @return how long a gap waits before it is NACKed (aggregation and both modes):
-     *         AggregationTimeout + GetStallTime
-     */
-    Time GetPatience(const ExchangePlan& plan, uint32_t source) const;
-    /**
-     * @param destination a member
-     * @return how long a sender that has sent everything waits for its DONE before a probe
-     */
-    Time GetProbeWait(uint32_t destination) const;
+    Ptr<IslandExchange> GetExchangeOf(uint32_t round);
+    /** Drop the exchanges that hold nothing any more (called where none of them is running). */
+    void PruneExchanges();
 
     /**
      * @brief Give up the current round: keep the parameters, fire RoundAbandoned and start the
@@ -424,6 +352,8 @@ class TrainingIslandApplication : public Application
     void AbandonRound(const std::string& reason);
     /** Leave (CrashRound): stop everything but what is owed of earlier rounds. */
     void Crash();
+    /** An exchange's send side was released: close a crashed island that owes nothing. */
+    void SendSideClosed();
     /** Close the socket of a crashed island once nothing is owed any more. */
     void CloseIfIdle();
     /**
@@ -431,20 +361,6 @@ class TrainingIslandApplication : public Application
      * @return the members the exchange waits for now (not announced, or nothing received yet)
      */
     std::vector<uint32_t> GetAwaited(uint32_t round) const;
-    /**
-     * @brief A stream's probes were not acknowledged: drop it, and exclude its receiver when the
-     * round cannot end otherwise.
-     * @param round the round
-     * @param key the stream: its receiver (ring mode: its step)
-     */
-    void GiveUpStream(uint32_t round, uint32_t key);
-    /**
-     * @brief Mark a send stream finished (acknowledged or given up) and release the round's
-     * send state when every stream is.
-     * @param round the round
-     * @param key the stream
-     */
-    void CloseStream(uint32_t round, uint32_t key);
 
     /**
      * @param round a round
@@ -455,6 +371,11 @@ class TrainingIslandApplication : public Application
     uint32_t GetCurrentRound() const;
     /** @return whether the island runs and has not crashed */
     bool IsActive() const;
+    /**
+     * @param round a round
+     * @return whether the island is in that round's exchange
+     */
+    bool IsExchanging(uint32_t round) const;
     /**
      * @brief Send a control message of the membership (READY, view).
      * @param header its header
@@ -471,6 +392,31 @@ class TrainingIslandApplication : public Application
     /** Count a malformed or foreign packet. */
     void RejectPacket();
     /**
+     * @brief An exchange sent a chunk: count it and fire ChunkSent.
+     * @param destination the island, or ALL_MEMBERS
+     * @param header its header
+     * @param modelBytes its model payload bytes
+     * @param resent whether it was sent before
+     */
+    void NoteChunkSent(uint32_t destination,
+                       const IslandSyncHeader& header,
+                       uint32_t modelBytes,
+                       bool resent);
+    /**
+     * @brief An exchange took a chunk: count it and fire ChunkReceived.
+     * @param header its header
+     * @param modelBytes its model payload bytes
+     * @param duplicate whether it added nothing
+     */
+    void NoteChunkReceived(const IslandSyncHeader& header, uint32_t modelBytes, bool duplicate);
+    /**
+     * @brief An exchange sent a NACK: count it and fire RepairRequested.
+     * @param source the island asked to resend
+     * @param round the round
+     * @param chunks the chunks requested
+     */
+    void NoteNackSent(uint32_t source, uint32_t round, uint32_t chunks);
+    /**
      * @param round a round
      * @return the members some of whose chunks are in the round's sum (ring mode: none, the
      *         ring is rebuilt)
@@ -483,14 +429,13 @@ class TrainingIslandApplication : public Application
      */
     void PeerStarted(uint32_t island, uint32_t round);
     /**
-     * @brief The view of a round changed: fit the exchange state to its plan (ring mode: drop
-     * the old ring's state; otherwise drop the excluded members' streams).
+     * @brief The view of a round changed: its exchange fits its state to the new plan.
      * @param round the round
      */
     void FitExchangeToView(uint32_t round);
     /**
-     * @brief An exclusion was applied to the current round: the exchange may be complete (ring
-     * mode: it starts again over the new ring).
+     * @brief An exclusion was applied to the current round: the exchange may be complete, or
+     * it starts again (IslandExchange::IsRebuiltByViews).
      * @param round the round
      */
     void ViewApplied(uint32_t round);
@@ -505,104 +450,13 @@ class TrainingIslandApplication : public Application
     void BeginExchange();
     /** End round m_round: mix and move on. */
     void FinishRound();
-    /**
-     * @param round a round
-     * @return its receive state, created when absent
-     */
-    RxState& GetRxState(uint32_t round);
     /** End the exchange of m_round when every contribution is held. */
     void CheckExchangeComplete();
-
     /**
-     * @brief Send the next pending chunk of a pacer and schedule the following one.
-     * @param round the round
-     * @param destination the pacer's receiver (ALL_MEMBERS: the multicast stream; ring mode:
-     *        the successor, the ring's pacer, which sends the lowest step with work)
+     * @brief An exchange made progress: end its round if it is the current one and complete.
+     * @param round the exchange's round
      */
-    void SendNext(uint32_t round, uint32_t destination);
-    /**
-     * @param tx a round's send state
-     * @param stream one of its streams
-     * @return whether the stream's pacer has something to send (the multicast stream: its own
-     *         chunks or any member's repairs; the ring's pacer: chunks of a step whose values are
-     *         held)
-     */
-    bool HasWork(const TxState& tx, const SendStream& stream) const;
-    /**
-     * @param tx a round's send state
-     * @param stream one of its streams
-     * @return the pacer that sends the stream's chunks (the multicast stream or the ring's
-     *         pacer, else the stream itself)
-     */
-    SendStream& GetPacer(TxState& tx, SendStream& stream);
-    /**
-     * @brief Ring mode: the predecessor's step is held, so the next step may be sent.
-     * @param round the round
-     * @param step the step held (its successor step is released)
-     */
-    void ReleaseRingStep(uint32_t round, uint32_t step);
-    /**
-     * @brief Start or resume a stream's pacer.
-     * @param tx the round's send state
-     * @param stream the stream (a member's stream or the multicast stream)
-     */
-    void ResumeStream(TxState& tx, SendStream& stream);
-    /**
-     * @brief (Re)start a member's DONE timeout after its last chunk has left.
-     * @param stream the member's stream
-     * @param lastSendEndS when the pacer's last packet ends, exact seconds
-     */
-    void ScheduleProbe(SendStream& stream, double lastSendEndS);
-    /**
-     * @brief DONE timeout of a stream: resend the last chunk (ring mode: of the step's segment).
-     * @param round the round
-     * @param key the stream: its receiver (ring mode: its step)
-     */
-    void Probe(uint32_t round, uint32_t key);
-    /**
-     * @brief Send one chunk of a round's contribution.
-     * @param round the round
-     * @param tx the round's send state
-     * @param stream the stream
-     * @param chunk the chunk index
-     * @param resent whether it was sent before
-     */
-    void SendChunk(uint32_t round, TxState& tx, SendStream& stream, uint32_t chunk, bool resent);
-    /**
-     * @brief A receive stream's repair attempts are exhausted: exclude its member (ring mode) or
-     * abandon the round (part of the contribution is in the sum).
-     * @param round the round
-     * @param key the stream: its contributor (ring mode: its step)
-     */
-    void StreamExhausted(uint32_t round, uint32_t key);
-    /**
-     * @param plan the round's plan
-     * @param source a contributor (ring mode: the predecessor)
-     * @return the timers of its receive stream
-     */
-    ReceiveStream::Timing GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const;
-    /**
-     * @brief The header of a NACK or DONE about one stream, without its ranges.
-     * @param type NACK or DONE
-     * @param round the round
-     * @param key the stream: its contributor (ring mode: its step)
-     * @param source receives the island the reply goes to: the contributor (ring mode: the
-     *        predecessor, and the header names the step by its contributor set and the first
-     *        chunk of its segment)
-     * @return the header
-     */
-    IslandSyncHeader MakeStreamReply(IslandSyncHeader::Type type,
-                                     uint32_t round,
-                                     uint32_t key,
-                                     uint32_t& source) const;
-    /**
-     * @brief Send a NACK.
-     * @param round the round
-     * @param key the stream: the contributor asked to resend (ring mode: the step, asked of
-     *        the predecessor)
-     * @param ranges the missing chunk ranges
-     */
-    void SendNack(uint32_t round, uint32_t key, const std::vector<ChunkRangeSet::Range>& ranges);
+    void ExchangeProgressed(uint32_t round);
     /**
      * @brief READY timeout of the current exchange: ask the members still awaited, exclude those
      * that did not answer MaxRepairAttempts requests.
@@ -615,13 +469,6 @@ class TrainingIslandApplication : public Application
      *         the view plus NackTimeout
      */
     Time GetReadyPeriod(uint32_t round) const;
-    /**
-     * @brief Send DONE for a contributor's stream.
-     * @param round the round
-     * @param key the stream held: its contributor (ring mode: its step, acknowledged to the
-     *        predecessor)
-     */
-    void SendDone(uint32_t round, uint32_t key);
     /**
      * @brief Send a control or data header (with padding) to an island or to the group.
      * @param header the header
@@ -636,27 +483,11 @@ class TrainingIslandApplication : public Application
      */
     void HandleRead(Ptr<Socket> socket);
     /**
-     * @brief A DATA or AGGREGATE chunk arrived.
+     * @brief A chunk, NACK or DONE arrived: hand it to its round's exchange.
      * @param header its header
      * @param paddingBytes its payload after the header
      */
-    void HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes);
-    /**
-     * @brief A DATA or AGGREGATE chunk arrived in ring mode: a step of the predecessor.
-     * @param header its header
-     * @param paddingBytes its payload after the header
-     */
-    void HandleRingChunk(const IslandSyncHeader& header, uint32_t paddingBytes);
-    /**
-     * @brief A NACK arrived.
-     * @param header its header
-     */
-    void HandleNack(const IslandSyncHeader& header);
-    /**
-     * @brief A DONE arrived.
-     * @param header its header
-     */
-    void HandleDone(const IslandSyncHeader& header);
+    void HandleExchangeMessage(const IslandSyncHeader& header, uint32_t paddingBytes);
 
     // Attributes.
     uint16_t m_jobId;             //!< job id
@@ -679,15 +510,17 @@ class TrainingIslandApplication : public Application
     uint32_t m_crashRound;        //!< the round the island leaves at (NEVER: it does not)
 
     // Scenario.
-    uint32_t m_island;                                //!< this island
-    std::shared_ptr<const WanTopology> m_topology;    //!< the topology
-    std::shared_ptr<const CliqueSchedule> m_schedule; //!< the schedule
-    std::vector<Ipv4Address> m_addresses;             //!< island addresses
-    std::vector<Ipv4Address> m_groups;                //!< our group per schedule round
-    uint8_t m_multicastTtl;                           //!< multicast TTL (0: not given)
-    std::unique_ptr<ExchangePlanner> m_planner;       //!< plans and views of plans
-    std::unique_ptr<CliqueMembership> m_membership;   //!< barrier, views, exclusions, plans
-    mutable std::map<CapabilityMode, Ptr<IslandExchange>> m_exchanges; //!< exchange per mode
+    uint32_t m_island;                                   //!< this island
+    std::shared_ptr<const WanTopology> m_topology;       //!< the topology
+    std::shared_ptr<const CliqueSchedule> m_schedule;    //!< the schedule
+    std::vector<Ipv4Address> m_addresses;                //!< island addresses
+    std::vector<Ipv4Address> m_groups;                   //!< our group per schedule round
+    uint8_t m_multicastTtl;                              //!< multicast TTL (0: not given)
+    std::unique_ptr<ExchangePlanner> m_planner;          //!< plans and views of plans
+    std::unique_ptr<CliqueMembership> m_membership;      //!< barrier, views, exclusions, plans
+    IslandExchange::Context m_context;                   //!< what the exchanges are given
+    std::map<uint32_t, Ptr<IslandExchange>> m_exchanges; //!< exchange by round
+    bool m_pruneExchanges{false};                        //!< whether an exchange may be empty
 
     // State.
     Ptr<Socket> m_socket;                                //!< the UDP socket
@@ -697,8 +530,6 @@ class TrainingIslandApplication : public Application
     bool m_exchanging;                                   //!< whether m_round is in its exchange
     uint32_t m_stepsDone;                                //!< local steps done in m_round
     EventId m_stepEvent;                                 //!< next local step
-    std::map<uint32_t, RxState> m_rx;                    //!< receive state by round
-    std::map<uint32_t, TxState> m_tx;                    //!< send state by round
     EventId m_readyEvent;                                //!< READY timeout
     bool m_running;                                      //!< between start and stop
     bool m_crashed;                                      //!< whether CrashRound was reached
