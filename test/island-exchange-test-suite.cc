@@ -4,7 +4,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "aggregation-exchange.h"
+#include "both-exchange.h"
 #include "island-exchange.h"
+#include "multicast-exchange.h"
 #include "ring-exchange.h"
 #include "star-exchange.h"
 
@@ -71,6 +74,18 @@ class IslandExchangeFactoryTestCase : public TestCase
         {
             Ptr<IslandExchange> exchange = IslandExchange::Create(mode);
             NS_TEST_ASSERT_MSG_NE(DynamicCast<StarExchange>(exchange), nullptr, "a star");
+            // One class per mode: multicast and both send to the group, FPGAs sum in
+            // aggregation and both.
+            const bool group = DynamicCast<MulticastExchange>(exchange) != nullptr;
+            const bool groupMode =
+                mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+            NS_TEST_ASSERT_MSG_EQ(group, groupMode, "a multicast exchange in the group modes");
+            const bool aggregation = DynamicCast<AggregationExchange>(exchange) != nullptr;
+            const bool aggregationMode = mode == CapabilityMode::AGGREGATION;
+            NS_TEST_ASSERT_MSG_EQ(aggregation, aggregationMode, "an aggregation exchange");
+            const bool both = DynamicCast<BothExchange>(exchange) != nullptr;
+            const bool bothMode = mode == CapabilityMode::BOTH;
+            NS_TEST_ASSERT_MSG_EQ(both, bothMode, "a both exchange");
             NS_TEST_ASSERT_MSG_EQ(static_cast<int>(exchange->GetMode()),
                                   static_cast<int>(mode),
                                   "its mode");

@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -67,6 +68,11 @@ CliqueMembership::CliqueMembership(uint32_t island,
     NS_ABORT_MSG_IF(m_plans.empty(), "CliqueMembership: a schedule has at least one round");
     // Every island starts round 0 at once: round 0 needs no announcement.
     m_peerRound.assign(topology.GetNCities(), 0);
+}
+
+CliqueMembership::~CliqueMembership()
+{
+    m_readyEvent.Cancel();
 }
 
 void
@@ -187,9 +193,77 @@ CliqueMembership::NoteAlive(uint32_t member, uint32_t round)
 }
 
 void
-CliqueMembership::ResetSilence()
+CliqueMembership::StartReadyTimer(uint32_t round, bool rearm)
 {
     m_silence.clear();
+    m_readyRearm = rearm;
+    m_readyEvent.Cancel();
+    m_readyEvent =
+        Simulator::Schedule(GetReadyPeriod(round), &CliqueMembership::ReadyTimeout, this, round);
+}
+
+void
+CliqueMembership::StopReadyTimer()
+{
+    m_readyEvent.Cancel();
+}
+
+Time
+CliqueMembership::GetReadyPeriod(uint32_t round) const
+{
+    const ExchangePlan& plan = GetPlan(round);
+    Time period = m_nackTimeout;
+    for (uint32_t member : plan.members)
+    {
+        if (member != m_island)
+        {
+            period = std::max(period,
+                              IslandTiming::GetRoundTripTime(m_topology, m_island, member) +
+                                  m_nackTimeout);
+        }
+    }
+    return period;
+}
+
+void
+CliqueMembership::ReadyTimeout(uint32_t round)
+{
+    if (!m_callbacks.exchanging(round))
+    {
+        return;
+    }
+    std::vector<uint32_t> awaited = m_callbacks.awaited(round);
+    std::vector<uint32_t> silent;
+    for (uint32_t member : awaited)
+    {
+        if (CountSilence(member))
+        {
+            silent.push_back(member);
+        }
+        else
+        {
+            SendReady(round, member, true);
+        }
+    }
+    for (uint32_t member : silent)
+    {
+        if (!m_callbacks.exchanging(round))
+        {
+            return;
+        }
+        std::ostringstream reason;
+        reason << "no answer from " << m_topology.GetCity(member).id << " to "
+               << m_maxRepairAttempts << " READY requests";
+        ExcludeMember(round, member, reason.str());
+    }
+    if (m_callbacks.exchanging(round) && (m_readyRearm || !awaited.empty()) &&
+        !m_readyEvent.IsRunning())
+    {
+        m_readyEvent = Simulator::Schedule(GetReadyPeriod(round),
+                                           &CliqueMembership::ReadyTimeout,
+                                           this,
+                                           round);
+    }
 }
 
 bool

@@ -11,6 +11,7 @@
 #include "island-sync-header.h"
 
 #include "ns3/callback.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 
 #include <cstdint>
@@ -54,6 +55,9 @@ class CliqueMembership
         Callback<void> rejected;               //!< a malformed view arrived
         Callback<uint32_t> currentRound;       //!< the island's current round
         Callback<bool> active;                 //!< whether the island runs and has not crashed
+        Callback<bool, uint32_t> exchanging;   //!< (round): the island is in its exchange
+        Callback<std::vector<uint32_t>, uint32_t>
+            awaited; //!< (round): the members its exchange waits for now
     };
 
     /**
@@ -74,6 +78,10 @@ class CliqueMembership
                      std::vector<ExchangePlan> plans,
                      uint32_t maxRepairAttempts,
                      Time nackTimeout);
+    /** Cancels the READY timer. */
+    ~CliqueMembership();
+    CliqueMembership(const CliqueMembership&) = delete;
+    CliqueMembership& operator=(const CliqueMembership&) = delete;
 
     /**
      * @param callbacks where the membership reports
@@ -128,14 +136,18 @@ class CliqueMembership
      * @param round the round the packet is about
      */
     void NoteAlive(uint32_t member, uint32_t round);
-    /** Forget the unanswered requests (a new exchange starts). */
-    void ResetSilence();
     /**
-     * @brief Count one more unanswered request to a member.
-     * @param member the member
-     * @return whether it has not answered more than MaxRepairAttempts requests
+     * @brief An exchange starts: forget the unanswered requests and start the READY timer.
+     * Every period (the largest round-trip time to a member of the view plus NackTimeout) the
+     * members the exchange still awaits are asked to answer, and those that did not answer
+     * MaxRepairAttempts requests are excluded; the timer stops when nobody is awaited unless
+     * it rearms.
+     * @param round the current round
+     * @param rearm whether the timer runs for the whole exchange even when nobody is awaited
      */
-    bool CountSilence(uint32_t member);
+    void StartReadyTimer(uint32_t round, bool rearm);
+    /** Stop the READY timer (the exchange ended). */
+    void StopReadyTimer();
     /**
      * @param member a member
      * @return its unanswered requests
@@ -202,6 +214,22 @@ class CliqueMembership
      */
     void HandleView(const IslandSyncHeader& header);
     /**
+     * @brief Count one more unanswered request to a member.
+     * @param member the member
+     * @return whether it has not answered more than MaxRepairAttempts requests
+     */
+    bool CountSilence(uint32_t member);
+    /**
+     * @brief READY timeout of the current exchange (see StartReadyTimer).
+     * @param round the round
+     */
+    void ReadyTimeout(uint32_t round);
+    /**
+     * @param round the current round
+     * @return the period of the READY requests
+     */
+    Time GetReadyPeriod(uint32_t round) const;
+    /**
      * @brief Make a view the current round's plan and let the exchange fit its state to it.
      * @param round the current round
      * @param excluded the members excluded
@@ -224,6 +252,8 @@ class CliqueMembership
     std::map<uint32_t, ViewSent> m_viewSent;          //!< member -> last view sent to it
     std::map<uint32_t, ViewSent> m_peerViews;         //!< member -> last view it sent
     uint32_t m_exclusions{0};                         //!< members excluded, over all rounds
+    EventId m_readyEvent;                             //!< READY timeout
+    bool m_readyRearm{false};                         //!< whether it runs while none is awaited
 };
 
 } // namespace ns3

@@ -629,14 +629,28 @@ IslandExchange::AcknowledgeAgain(const IslandSyncHeader& header,
     }
 }
 
-void
-IslandExchange::DescribeStreams(std::vector<std::string>& waits) const
+std::string
+IslandExchange::Describe() const
 {
-    if (!m_rx)
+    const ExchangePlan& plan = GetPlan();
+    std::ostringstream state;
+    state << "exchanging in clique {";
+    for (std::size_t k = 0; k < plan.members.size(); ++k)
     {
-        return;
+        state << (k ? ", " : "") << GetName(plan.members[k]);
     }
-    for (const auto& [key, stream] : m_rx->streams)
+    state << "}";
+    std::vector<std::string> waits;
+    for (uint32_t member : GetAwaited())
+    {
+        std::ostringstream wait;
+        wait << GetName(member) << " (READY unanswered x" << m_ctx.membership->GetSilence(member)
+             << ")";
+        waits.push_back(wait.str());
+    }
+    for (const auto& [key, stream] :
+         m_rx ? m_rx->streams : static_cast<const std::map<uint32_t, ReceiveStream>&>(
+                                    std::map<uint32_t, ReceiveStream>()))
     {
         if (stream.IsStarted() && !stream.IsComplete())
         {
@@ -647,6 +661,11 @@ IslandExchange::DescribeStreams(std::vector<std::string>& waits) const
             waits.push_back(wait.str());
         }
     }
+    for (std::size_t k = 0; k < waits.size(); ++k)
+    {
+        state << (k ? ", " : "; waiting for ") << waits[k];
+    }
+    return state.str();
 }
 
 } // namespace ns3

@@ -243,10 +243,12 @@ class IslandExchange : public Object
     /** @return the members some of whose chunks are in the round's sums */
     virtual uint64_t GetHeldFrom() const;
     /**
-     * @brief Describe the receive streams that started and are incomplete.
-     * @param waits receives one description per stream
+     * @return what the exchange is doing, for reports of rounds that did not complete: the
+     *         clique, then the members awaited and the streams started and incomplete (e.g.
+     *         "exchanging in clique {nyc, chi, lax}; waiting for chi (READY unanswered x12),
+     *         the stream of lax (40 chunks held, 3 NACKs without progress)")
      */
-    void DescribeStreams(std::vector<std::string>& waits) const;
+    std::string Describe() const;
 
   protected:
     void DoDispose() override;

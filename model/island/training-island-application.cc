@@ -9,6 +9,7 @@
 #include "clique-membership.h"
 #include "exchange-planner.h"
 #include "island-timing.h"
+#include "round-exchanges.h"
 #include "wan-config-error.h"
 
 #include "ns3/abort.h"
@@ -219,36 +220,6 @@ TrainingIslandApplication::GetTypeId()
 }
 
 TrainingIslandApplication::TrainingIslandApplication()
-    : m_jobId(1),
-      m_port(DEFAULT_PORT),
-      m_rounds(10),
-      m_modelBytes(100000000),
-      m_chunkBytesAttr(0),
-      m_parameterCount(1024),
-      m_localSteps(10),
-      m_learningRate(0.05),
-      m_heterogeneity(1.0),
-      m_objectiveSeed(1),
-      m_mode(CapabilityMode::UNICAST),
-      m_cliqueBarrier(true),
-      m_maxRepairAttempts(50),
-      m_aggregationTimeout(MilliSeconds(500)),
-      m_crashRound(NEVER),
-      m_island(0),
-      m_multicastTtl(0),
-      m_round(0),
-      m_exchanging(false),
-      m_stepsDone(0),
-      m_running(false),
-      m_crashed(false),
-      m_lastContributors(0),
-      m_chunksSent(0),
-      m_chunksResent(0),
-      m_nacksSent(0),
-      m_duplicateChunks(0),
-      m_aggregatesIn(0),
-      m_rejectedPackets(0),
-      m_abandoned(0)
 {
     NS_LOG_FUNCTION(this);
 }
@@ -445,9 +416,11 @@ TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
         return NO_RING_STEP;
     }
     const ExchangePlan& plan = GetPlan(header.GetRound());
-    auto it = m_exchanges.find(header.GetRound());
-    Ptr<IslandExchange> exchange =
-        it != m_exchanges.end() ? it->second : IslandExchange::Create(plan.mode);
+    Ptr<IslandExchange> exchange = m_exchanges->Find(header.GetRound());
+    if (!exchange)
+    {
+        exchange = IslandExchange::Create(plan.mode);
+    }
     return exchange->GetStepOf(plan, header);
 }
 
@@ -456,11 +429,11 @@ TrainingIslandApplication::DoDispose()
 {
     NS_LOG_FUNCTION(this);
     m_socket = nullptr;
-    for (auto& [round, exchange] : m_exchanges)
+    if (m_exchanges)
     {
-        exchange->Dispose();
+        m_exchanges->Dispose();
     }
-    m_exchanges.clear();
+    m_exchanges.reset();
     m_membership.reset();
     m_planner.reset();
     m_topology.reset();
@@ -517,19 +490,7 @@ TrainingIslandApplication::BuildPlans()
                                                       std::move(plans),
                                                       m_maxRepairAttempts,
                                                       m_nackTimeout);
-    CliqueMembership::Callbacks callbacks;
-    callbacks.send = MakeCallback(&TrainingIslandApplication::SendControl, this);
-    callbacks.peerStarted = MakeCallback(&TrainingIslandApplication::PeerStarted, this);
-    callbacks.memberExcluded = MakeCallback(&TrainingIslandApplication::NoteExclusion, this);
-    callbacks.viewChanged = MakeCallback(&TrainingIslandApplication::FitExchangeToView, this);
-    callbacks.viewApplied = MakeCallback(&TrainingIslandApplication::ViewApplied, this);
-    callbacks.heldFrom = MakeCallback(&TrainingIslandApplication::GetHeldFrom, this);
-    callbacks.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
-    callbacks.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);
-    callbacks.active = MakeCallback(&TrainingIslandApplication::IsActive, this);
-    m_membership->SetCallbacks(callbacks);
-
-    IslandExchange::Context& context = m_context;
+    IslandExchange::Context context;
     context.island = m_island;
     context.jobId = m_jobId;
     context.nackTimeout = m_nackTimeout;
@@ -538,7 +499,7 @@ TrainingIslandApplication::BuildPlans()
     context.cliqueBarrier = m_cliqueBarrier;
     context.topology = m_topology.get();
     context.membership = m_membership.get();
-    context.currentRound = callbacks.currentRound;
+    context.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);
     context.exchanging = MakeCallback(&TrainingIslandApplication::IsExchanging, this);
     context.progress = MakeCallback(&TrainingIslandApplication::ExchangeProgressed, this);
     context.abandon = MakeCallback(&TrainingIslandApplication::AbandonRound, this);
@@ -547,7 +508,22 @@ TrainingIslandApplication::BuildPlans()
     context.chunkSent = MakeCallback(&TrainingIslandApplication::NoteChunkSent, this);
     context.chunkReceived = MakeCallback(&TrainingIslandApplication::NoteChunkReceived, this);
     context.nackSent = MakeCallback(&TrainingIslandApplication::NoteNackSent, this);
-    context.rejected = callbacks.rejected;
+    context.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
+    m_exchanges = std::make_unique<RoundExchanges>(context, m_rounds);
+
+    CliqueMembership::Callbacks callbacks;
+    callbacks.send = MakeCallback(&TrainingIslandApplication::SendControl, this);
+    callbacks.peerStarted = MakeCallback(&RoundExchanges::PeerStarted, m_exchanges.get());
+    callbacks.memberExcluded = MakeCallback(&TrainingIslandApplication::NoteExclusion, this);
+    callbacks.viewChanged = MakeCallback(&RoundExchanges::FitToView, m_exchanges.get());
+    callbacks.viewApplied = MakeCallback(&TrainingIslandApplication::ViewApplied, this);
+    callbacks.heldFrom = MakeCallback(&RoundExchanges::GetHeldFrom, m_exchanges.get());
+    callbacks.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
+    callbacks.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);
+    callbacks.active = MakeCallback(&TrainingIslandApplication::IsActive, this);
+    callbacks.exchanging = MakeCallback(&TrainingIslandApplication::IsExchanging, this);
+    callbacks.awaited = MakeCallback(&RoundExchanges::GetAwaited, m_exchanges.get());
+    m_membership->SetCallbacks(callbacks);
 }
 
 const ExchangePlan&
@@ -556,49 +532,6 @@ TrainingIslandApplication::GetPlan(uint32_t round) const
     NS_ABORT_MSG_IF(!m_membership,
                     "TrainingIslandApplication: the plans are built when the application starts");
     return m_membership->GetPlan(round);
-}
-
-Ptr<IslandExchange>
-TrainingIslandApplication::FindExchange(uint32_t round) const
-{
-    auto it = m_exchanges.find(round);
-    return it != m_exchanges.end() ? it->second : nullptr;
-}
-
-Ptr<IslandExchange>
-TrainingIslandApplication::GetExchangeOf(uint32_t round)
-{
-    Ptr<IslandExchange>& exchange = m_exchanges[round];
-    if (!exchange)
-    {
-        exchange = IslandExchange::Create(GetPlan(round).mode);
-        exchange->Setup(m_context, round);
-    }
-    return exchange;
-}
-
-void
-TrainingIslandApplication::PruneExchanges()
-{
-    m_pruneExchanges = false;
-    for (auto it = m_exchanges.begin(); it != m_exchanges.end();)
-    {
-        if (!it->second->HasSendSide() && !it->second->HasReceiveSide())
-        {
-            it = m_exchanges.erase(it);
-        }
-        else
-        {
-            ++it;
-        }
-    }
-}
-
-bool
-TrainingIslandApplication::HasSendState(uint32_t round) const
-{
-    Ptr<IslandExchange> exchange = FindExchange(round);
-    return exchange && exchange->HasSendSide();
 }
 
 uint32_t
@@ -674,13 +607,6 @@ TrainingIslandApplication::NoteNackSent(uint32_t source, uint32_t round, uint32_
     m_repairTrace(m_island, source, round, chunks);
 }
 
-uint64_t
-TrainingIslandApplication::GetHeldFrom(uint32_t round) const
-{
-    Ptr<IslandExchange> exchange = FindExchange(round);
-    return exchange ? exchange->GetHeldFrom() : 0;
-}
-
 void
 TrainingIslandApplication::StartApplication()
 {
@@ -742,11 +668,13 @@ TrainingIslandApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
     m_stepEvent.Cancel();
-    m_readyEvent.Cancel();
-    // The exchanges stay in the map (one may be calling): they hold nothing any more.
-    for (auto& [round, exchange] : m_exchanges)
+    if (m_membership)
     {
-        exchange->Stop();
+        m_membership->StopReadyTimer();
+    }
+    if (m_exchanges)
+    {
+        m_exchanges->Stop();
     }
     m_running = false;
     if (m_socket)
@@ -765,13 +693,9 @@ TrainingIslandApplication::Crash()
     m_crashed = true;
     m_exchanging = false;
     m_stepEvent.Cancel();
-    m_readyEvent.Cancel();
+    m_membership->StopReadyTimer();
     // Nothing of this round or a later one: drop what arrived early.
-    for (auto& [round, exchange] : m_exchanges)
-    {
-        exchange->ReleaseReceiveSide();
-    }
-    m_pruneExchanges = true;
+    m_exchanges->ReleaseReceiveSides();
     m_crashedTrace(m_island, m_round);
     CloseIfIdle();
 }
@@ -779,23 +703,16 @@ TrainingIslandApplication::Crash()
 void
 TrainingIslandApplication::SendSideClosed()
 {
-    m_pruneExchanges = true;
+    m_exchanges->MarkPrune();
     CloseIfIdle();
 }
 
 void
 TrainingIslandApplication::CloseIfIdle()
 {
-    if (!m_crashed || !m_running)
+    if (!m_crashed || !m_running || m_exchanges->HasAnySendSide())
     {
         return;
-    }
-    for (const auto& [round, exchange] : m_exchanges)
-    {
-        if (exchange->HasSendSide())
-        {
-            return;
-        }
     }
     NS_LOG_INFO("island " << m_topology->GetCity(m_island).id
                           << " owes nothing any more and closes");
@@ -816,7 +733,8 @@ TrainingIslandApplication::StartRound()
         Crash();
         return;
     }
-    m_membership->PruneViews(m_round, MakeCallback(&TrainingIslandApplication::HasSendState, this));
+    m_membership->PruneViews(m_round,
+                             MakeCallback(&RoundExchanges::HasSendSide, m_exchanges.get()));
     const uint64_t excluded = m_membership->TakeStartExclusions(m_round);
     m_roundStartedTrace(m_island, m_round);
     m_membership->AnnounceRound(m_round, excluded, m_cliqueBarrier);
@@ -863,15 +781,10 @@ TrainingIslandApplication::BeginExchange()
         FinishRound();
         return;
     }
-    Ptr<IslandExchange> exchange = GetExchangeOf(m_round);
+    Ptr<IslandExchange> exchange = m_exchanges->Get(m_round);
     exchange->Begin(m_parameters);
     // Every member the exchange waits for is asked, and excluded when it never answers.
-    m_membership->ResetSilence();
-    m_readyEvent.Cancel();
-    m_readyEvent = Simulator::Schedule(GetReadyPeriod(m_round),
-                                       &TrainingIslandApplication::ReadyTimeout,
-                                       this,
-                                       m_round);
+    m_membership->StartReadyTimer(m_round, exchange->RearmsReadyTimer());
     exchange->Contribute(m_parameters);
     m_exchanging = true;
     CheckExchangeComplete();
@@ -882,8 +795,8 @@ TrainingIslandApplication::FinishRound()
 {
     NS_LOG_FUNCTION(this << m_round);
     const ExchangePlan& plan = GetPlan(m_round);
-    m_readyEvent.Cancel();
-    Ptr<IslandExchange> exchange = FindExchange(m_round);
+    m_membership->StopReadyTimer();
+    Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
     if (plan.members.size() < 2)
     {
         // Idle, alone, or every other member excluded: the parameters stay; drop what may have
@@ -901,7 +814,7 @@ TrainingIslandApplication::FinishRound()
         // m_parameters still holds the snapshot.
         exchange->Finish(m_parameters);
     }
-    m_pruneExchanges = true;
+    m_exchanges->MarkPrune();
     m_exchanging = false;
     m_roundFinishedTrace(m_island, m_round, plan.clique, m_parameters);
     ++m_round;
@@ -915,7 +828,7 @@ TrainingIslandApplication::CheckExchangeComplete()
     {
         return;
     }
-    Ptr<IslandExchange> exchange = FindExchange(m_round);
+    Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
     if (exchange && exchange->IsComplete())
     {
         FinishRound();
@@ -958,91 +871,13 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
 }
 
 void
-TrainingIslandApplication::PeerStarted(uint32_t island, uint32_t round)
-{
-    for (auto& [exchangeRound, exchange] : m_exchanges)
-    {
-        if (exchangeRound <= round)
-        {
-            exchange->PeerStarted(island);
-        }
-    }
-}
-
-Time
-TrainingIslandApplication::GetReadyPeriod(uint32_t round) const
-{
-    const ExchangePlan& plan = GetPlan(round);
-    Time period = m_nackTimeout;
-    for (uint32_t member : plan.members)
-    {
-        if (member != m_island)
-        {
-            period = std::max(period,
-                              IslandTiming::GetRoundTripTime(*m_topology, m_island, member) +
-                                  m_nackTimeout);
-        }
-    }
-    return period;
-}
-
-std::vector<uint32_t>
-TrainingIslandApplication::GetAwaited(uint32_t round) const
-{
-    Ptr<IslandExchange> exchange = FindExchange(round);
-    return exchange ? exchange->GetAwaited() : std::vector<uint32_t>();
-}
-
-void
-TrainingIslandApplication::ReadyTimeout(uint32_t round)
-{
-    if (!m_exchanging || round != m_round)
-    {
-        return;
-    }
-    Ptr<IslandExchange> exchange = GetExchangeOf(round);
-    std::vector<uint32_t> awaited = exchange->GetAwaited();
-    std::vector<uint32_t> silent;
-    for (uint32_t member : awaited)
-    {
-        if (m_membership->CountSilence(member))
-        {
-            silent.push_back(member);
-        }
-        else
-        {
-            m_membership->SendReady(round, member, true);
-        }
-    }
-    for (uint32_t member : silent)
-    {
-        if (!m_exchanging || m_round != round)
-        {
-            return;
-        }
-        std::ostringstream reason;
-        reason << "no answer from " << m_topology->GetCity(member).id << " to "
-               << m_maxRepairAttempts << " READY requests";
-        m_membership->ExcludeMember(round, member, reason.str());
-    }
-    if (m_exchanging && m_round == round && (exchange->RearmsReadyTimer() || !awaited.empty()) &&
-        !m_readyEvent.IsRunning())
-    {
-        m_readyEvent = Simulator::Schedule(GetReadyPeriod(round),
-                                           &TrainingIslandApplication::ReadyTimeout,
-                                           this,
-                                           round);
-    }
-}
-
-void
 TrainingIslandApplication::ViewApplied(uint32_t round)
 {
     if (!m_exchanging || round != m_round)
     {
         return;
     }
-    Ptr<IslandExchange> exchange = FindExchange(round);
+    Ptr<IslandExchange> exchange = m_exchanges->Find(round);
     if (exchange && exchange->IsRebuiltByViews())
     {
         BeginExchange();
@@ -1054,31 +889,19 @@ TrainingIslandApplication::ViewApplied(uint32_t round)
 }
 
 void
-TrainingIslandApplication::FitExchangeToView(uint32_t round)
-{
-    NS_LOG_FUNCTION(this << round);
-    Ptr<IslandExchange> exchange = FindExchange(round);
-    if (exchange)
-    {
-        exchange->FitToView();
-        m_pruneExchanges = true;
-    }
-}
-
-void
 TrainingIslandApplication::AbandonRound(const std::string& reason)
 {
     NS_LOG_FUNCTION(this << m_round << reason);
     NS_LOG_WARN("island " << m_topology->GetCity(m_island).id << " abandons round " << m_round
                           << ": " << reason);
     const ExchangePlan& plan = GetPlan(m_round);
-    Ptr<IslandExchange> exchange = FindExchange(m_round);
+    Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
     if (exchange)
     {
         exchange->ReleaseReceiveSide();
-        m_pruneExchanges = true;
+        m_exchanges->MarkPrune();
     }
-    m_readyEvent.Cancel();
+    m_membership->StopReadyTimer();
     m_exchanging = false;
     if (m_failure.empty())
     {
@@ -1119,33 +942,8 @@ TrainingIslandApplication::DescribeState() const
         state << "computing (local step " << m_stepsDone << " of " << m_localSteps << ")";
         return state.str();
     }
-    const ExchangePlan& plan = GetPlan(m_round);
-    state << "exchanging in clique {";
-    for (std::size_t k = 0; k < plan.members.size(); ++k)
-    {
-        state << (k ? ", " : "") << m_topology->GetCity(plan.members[k]).id;
-    }
-    state << "}";
-    std::vector<std::string> waits;
-    for (uint32_t member : GetAwaited(m_round))
-    {
-        std::ostringstream wait;
-        wait << m_topology->GetCity(member).id << " (READY unanswered x"
-             << m_membership->GetSilence(member) << ")";
-        waits.push_back(wait.str());
-    }
-    if (Ptr<IslandExchange> exchange = FindExchange(m_round))
-    {
-        exchange->DescribeStreams(waits);
-    }
-    if (!waits.empty())
-    {
-        state << "; waiting for ";
-        for (std::size_t k = 0; k < waits.size(); ++k)
-        {
-            state << (k ? ", " : "") << waits[k];
-        }
-    }
+    Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
+    state << (exchange ? exchange->Describe() : "exchanging");
     return state.str();
 }
 
@@ -1190,53 +988,9 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
         }
         else
         {
-            HandleExchangeMessage(header, packet->GetSize() - headerBytes);
+            m_exchanges->HandleMessage(header, packet->GetSize() - headerBytes);
         }
-        if (m_pruneExchanges)
-        {
-            PruneExchanges();
-        }
-    }
-}
-
-void
-TrainingIslandApplication::HandleExchangeMessage(const IslandSyncHeader& header,
-                                                 uint32_t paddingBytes)
-{
-    const uint32_t round = header.GetRound();
-    if (header.GetType() == IslandSyncHeader::DATA ||
-        header.GetType() == IslandSyncHeader::AGGREGATE)
-    {
-        if (round >= m_rounds)
-        {
-            ++m_rejectedPackets;
-            return;
-        }
-        Ptr<IslandExchange> exchange = GetExchangeOf(round);
-        exchange->HandleChunk(header, paddingBytes);
-        m_pruneExchanges =
-            m_pruneExchanges || (!exchange->HasSendSide() && !exchange->HasReceiveSide());
-        return;
-    }
-    // A NACK or DONE is about one of this island's send streams.
-    if (!(header.GetContributors() & (uint64_t{1} << m_island)))
-    {
-        ++m_rejectedPackets;
-        return;
-    }
-    Ptr<IslandExchange> exchange = FindExchange(round);
-    if (!exchange || !exchange->HasSendSide())
-    {
-        // Not started yet (everything will be sent) or acknowledged by every member.
-        return;
-    }
-    if (header.GetType() == IslandSyncHeader::NACK)
-    {
-        exchange->HandleNack(header);
-    }
-    else
-    {
-        exchange->HandleDone(header);
+        m_exchanges->Prune();
     }
 }
 

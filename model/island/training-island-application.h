@@ -33,6 +33,7 @@ namespace ns3
 {
 
 class ExchangePlanner;
+class RoundExchanges;
 class Socket;
 class Packet;
 class Address;
@@ -332,19 +333,6 @@ class TrainingIslandApplication : public Application
      */
     const ExchangePlan& GetPlan(uint32_t round) const;
     /**
-     * @param round a round
-     * @return its exchange, or nullptr when it has none
-     */
-    Ptr<IslandExchange> FindExchange(uint32_t round) const;
-    /**
-     * @param round a round (< Rounds)
-     * @return its exchange, made for the algorithm of its plan when absent
-     */
-    Ptr<IslandExchange> GetExchangeOf(uint32_t round);
-    /** Drop the exchanges that hold nothing any more (called where none of them is running). */
-    void PruneExchanges();
-
-    /**
      * @brief Give up the current round: keep the parameters, fire RoundAbandoned and start the
      * next round (the send side of the round still serves repairs).
      * @param reason why
@@ -356,17 +344,6 @@ class TrainingIslandApplication : public Application
     void SendSideClosed();
     /** Close the socket of a crashed island once nothing is owed any more. */
     void CloseIfIdle();
-    /**
-     * @param round the current round
-     * @return the members the exchange waits for now (not announced, or nothing received yet)
-     */
-    std::vector<uint32_t> GetAwaited(uint32_t round) const;
-
-    /**
-     * @param round a round
-     * @return whether it still has send state (something to send or to be acknowledged)
-     */
-    bool HasSendState(uint32_t round) const;
     /** @return the current round (CliqueMembership's view of the island) */
     uint32_t GetCurrentRound() const;
     /** @return whether the island runs and has not crashed */
@@ -417,23 +394,6 @@ class TrainingIslandApplication : public Application
      */
     void NoteNackSent(uint32_t source, uint32_t round, uint32_t chunks);
     /**
-     * @param round a round
-     * @return the members some of whose chunks are in the round's sum (ring mode: none, the
-     *         ring is rebuilt)
-     */
-    uint64_t GetHeldFrom(uint32_t round) const;
-    /**
-     * @brief A peer announced a round: start the streams that waited for it.
-     * @param island the peer
-     * @param round the round it has started
-     */
-    void PeerStarted(uint32_t island, uint32_t round);
-    /**
-     * @brief The view of a round changed: its exchange fits its state to the new plan.
-     * @param round the round
-     */
-    void FitExchangeToView(uint32_t round);
-    /**
      * @brief An exclusion was applied to the current round: the exchange may be complete, or
      * it starts again (IslandExchange::IsRebuiltByViews).
      * @param round the round
@@ -458,18 +418,6 @@ class TrainingIslandApplication : public Application
      */
     void ExchangeProgressed(uint32_t round);
     /**
-     * @brief READY timeout of the current exchange: ask the members still awaited, exclude those
-     * that did not answer MaxRepairAttempts requests.
-     * @param round the round
-     */
-    void ReadyTimeout(uint32_t round);
-    /**
-     * @param round the current round
-     * @return the period of the READY requests: the largest round-trip time to a member of
-     *         the view plus NackTimeout
-     */
-    Time GetReadyPeriod(uint32_t round) const;
-    /**
      * @brief Send a control or data header (with padding) to an island or to the group.
      * @param header the header
      * @param paddingBytes zero-filled payload after it
@@ -482,68 +430,58 @@ class TrainingIslandApplication : public Application
      * @param socket the socket
      */
     void HandleRead(Ptr<Socket> socket);
-    /**
-     * @brief A chunk, NACK or DONE arrived: hand it to its round's exchange.
-     * @param header its header
-     * @param paddingBytes its payload after the header
-     */
-    void HandleExchangeMessage(const IslandSyncHeader& header, uint32_t paddingBytes);
-
     // Attributes.
-    uint16_t m_jobId;             //!< job id
-    uint16_t m_port;              //!< UDP port
-    uint32_t m_rounds;            //!< rounds to run
-    uint64_t m_modelBytes;        //!< wire size of a contribution
-    uint32_t m_chunkBytesAttr;    //!< chunk size override (0 = fill the path MTU)
-    uint32_t m_parameterCount;    //!< length of the real parameter vector
-    uint32_t m_localSteps;        //!< local steps per round
-    Time m_stepTime;              //!< time of one local step
-    double m_learningRate;        //!< gradient step size
-    double m_heterogeneity;       //!< objective heterogeneity
-    uint64_t m_objectiveSeed;     //!< objective seed
-    CapabilityMode m_mode;        //!< capability mode
-    DataRate m_streamRate;        //!< pacing override (0 = bottleneck share)
-    Time m_nackTimeout;           //!< stall timeout
-    bool m_cliqueBarrier;         //!< wait for READY before streaming to a member
-    uint32_t m_maxRepairAttempts; //!< attempts without progress before giving up
-    Time m_aggregationTimeout;    //!< the FPGAs' Timeout (NACK patience)
-    uint32_t m_crashRound;        //!< the round the island leaves at (NEVER: it does not)
+    uint16_t m_jobId{1};                            //!< job id
+    uint16_t m_port{DEFAULT_PORT};                  //!< UDP port
+    uint32_t m_rounds{10};                          //!< rounds to run
+    uint64_t m_modelBytes{100000000};               //!< wire size of a contribution
+    uint32_t m_chunkBytesAttr{0};                   //!< chunk size override (0 = fill the path MTU)
+    uint32_t m_parameterCount{1024};                //!< length of the real parameter vector
+    uint32_t m_localSteps{10};                      //!< local steps per round
+    Time m_stepTime;                                //!< time of one local step
+    double m_learningRate{0.05};                    //!< gradient step size
+    double m_heterogeneity{1.0};                    //!< objective heterogeneity
+    uint64_t m_objectiveSeed{1};                    //!< objective seed
+    CapabilityMode m_mode{CapabilityMode::UNICAST}; //!< capability mode
+    DataRate m_streamRate;                          //!< pacing override (0 = bottleneck share)
+    Time m_nackTimeout;                             //!< stall timeout
+    bool m_cliqueBarrier{true};                     //!< wait for READY before streaming to a member
+    uint32_t m_maxRepairAttempts{50};               //!< attempts without progress before giving up
+    Time m_aggregationTimeout{MilliSeconds(500)};   //!< the FPGAs' Timeout (NACK patience)
+    uint32_t m_crashRound{NEVER}; //!< the round the island leaves at (NEVER: it does not)
 
     // Scenario.
-    uint32_t m_island;                                   //!< this island
-    std::shared_ptr<const WanTopology> m_topology;       //!< the topology
-    std::shared_ptr<const CliqueSchedule> m_schedule;    //!< the schedule
-    std::vector<Ipv4Address> m_addresses;                //!< island addresses
-    std::vector<Ipv4Address> m_groups;                   //!< our group per schedule round
-    uint8_t m_multicastTtl;                              //!< multicast TTL (0: not given)
-    std::unique_ptr<ExchangePlanner> m_planner;          //!< plans and views of plans
-    std::unique_ptr<CliqueMembership> m_membership;      //!< barrier, views, exclusions, plans
-    IslandExchange::Context m_context;                   //!< what the exchanges are given
-    std::map<uint32_t, Ptr<IslandExchange>> m_exchanges; //!< exchange by round
-    bool m_pruneExchanges{false};                        //!< whether an exchange may be empty
+    uint32_t m_island{0};                             //!< this island
+    std::shared_ptr<const WanTopology> m_topology;    //!< the topology
+    std::shared_ptr<const CliqueSchedule> m_schedule; //!< the schedule
+    std::vector<Ipv4Address> m_addresses;             //!< island addresses
+    std::vector<Ipv4Address> m_groups;                //!< our group per schedule round
+    uint8_t m_multicastTtl{0};                        //!< multicast TTL (0: not given)
+    std::unique_ptr<ExchangePlanner> m_planner;       //!< plans and views of plans
+    std::unique_ptr<CliqueMembership> m_membership;   //!< barrier, views, exclusions, plans
+    std::unique_ptr<RoundExchanges> m_exchanges;      //!< the exchanges by round
 
     // State.
     Ptr<Socket> m_socket;                                //!< the UDP socket
     mutable std::unique_ptr<LocalObjective> m_objective; //!< built on first use
     std::vector<float> m_parameters;                     //!< current parameters
-    uint32_t m_round;                                    //!< current round
-    bool m_exchanging;                                   //!< whether m_round is in its exchange
-    uint32_t m_stepsDone;                                //!< local steps done in m_round
+    uint32_t m_round{0};                                 //!< current round
+    bool m_exchanging{false};                            //!< whether m_round is in its exchange
+    uint32_t m_stepsDone{0};                             //!< local steps done in m_round
     EventId m_stepEvent;                                 //!< next local step
-    EventId m_readyEvent;                                //!< READY timeout
-    bool m_running;                                      //!< between start and stop
-    bool m_crashed;                                      //!< whether CrashRound was reached
-    uint64_t m_lastContributors;                         //!< contributors of the last round
+    bool m_running{false};                               //!< between start and stop
+    bool m_crashed{false};                               //!< whether CrashRound was reached
+    uint64_t m_lastContributors{0};                      //!< contributors of the last round
 
     // Counters.
-    uint64_t m_chunksSent;      //!< chunks sent
-    uint64_t m_chunksResent;    //!< chunks resent
-    uint64_t m_nacksSent;       //!< NACKs sent
-    uint64_t m_duplicateChunks; //!< useless chunk arrivals
-    uint64_t m_aggregatesIn;    //!< AGGREGATE arrivals
-    uint64_t m_rejectedPackets; //!< malformed or foreign packets
-    std::string m_failure;      //!< why the first abandoned round was (empty: none)
-    uint32_t m_abandoned;       //!< rounds abandoned
+    uint64_t m_chunksSent{0};      //!< chunks sent
+    uint64_t m_chunksResent{0};    //!< chunks resent
+    uint64_t m_nacksSent{0};       //!< NACKs sent
+    uint64_t m_duplicateChunks{0}; //!< useless chunk arrivals
+    uint64_t m_aggregatesIn{0};    //!< AGGREGATE arrivals
+    uint64_t m_rejectedPackets{0}; //!< malformed or foreign packets
+    std::string m_failure;         //!< why the first abandoned round was (empty: none)
+    uint32_t m_abandoned{0};       //!< rounds abandoned
 
     // Traces.
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace; //!< round started
