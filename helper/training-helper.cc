@@ -9,6 +9,7 @@
 #include "aggregator-net-device.h"
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
+#include "wan-config-error.h"
 #include "wan-fault-error-model.h"
 #include "wan-topology-helper.h"
 
@@ -20,6 +21,7 @@
 #include "ns3/net-device.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 
@@ -50,6 +52,41 @@ TrainingHelper::TrainingHelper(const WanTopologyHelper& scenario, const CliqueSc
         m_aggregatorTimeouts.push_back(timeout.Get());
     }
     m_factory.SetTypeId(TrainingIslandApplication::GetTypeId());
+}
+
+bool
+TrainingHelper::UsesMulticast(CapabilityMode mode)
+{
+    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+}
+
+bool
+TrainingHelper::UsesAggregation(CapabilityMode mode)
+{
+    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+}
+
+void
+TrainingHelper::CheckMode(const WanTopology& topology, CapabilityMode mode)
+{
+    const std::string where = "topology '" + topology.GetName() + "' has capabilities.";
+    std::string lacking;
+    if (mode == CapabilityMode::TREE)
+    {
+        lacking = "is not simulated (simulated: unicast, multicast, aggregation, both, ring)";
+    }
+    else if (UsesMulticast(mode) && !topology.HasMulticast())
+    {
+        lacking = "needs multicast, but " + where + "multicast false";
+    }
+    else if (UsesAggregation(mode) && !topology.HasAggregation())
+    {
+        lacking = "needs in-line aggregation, but " + where + "aggregation false";
+    }
+    if (!lacking.empty())
+    {
+        throw WanConfigError("mode", "mode '" + CapabilityModeToString(mode) + "' " + lacking);
+    }
 }
 
 void
@@ -152,7 +189,7 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
     app->SetScenario(city, m_topology, m_schedule, m_addresses);
     const CapabilityMode mode = app->GetMode();
     const std::string& id = m_topology->GetCity(city).id;
-    if (mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH)
+    if (UsesMulticast(mode))
     {
         NS_ABORT_MSG_IF(m_multicastTtl == 0,
                         "TrainingHelper::Install: mode '"
@@ -161,7 +198,7 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
                                "pim.InstallSchedule(schedule)");
         app->SetMulticastGroups(m_groups[city], m_multicastTtl);
     }
-    if (mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH)
+    if (UsesAggregation(mode))
     {
         bool active = false;
         for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
@@ -183,6 +220,84 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
     }
     node->AddApplication(app);
     return app;
+}
+
+void
+TrainingHelper::EnableRoundTimes(const ApplicationContainer& apps)
+{
+    NS_LOG_FUNCTION(this);
+    if (!m_roundTimes)
+    {
+        m_roundTimes = std::make_shared<RoundTimes>();
+    }
+    for (auto app = apps.Begin(); app != apps.End(); ++app)
+    {
+        (*app)->TraceConnectWithoutContext("RoundStarted",
+                                           MakeBoundCallback(&RecordRoundStarted, m_roundTimes));
+        (*app)->TraceConnectWithoutContext("RoundFinished",
+                                           MakeBoundCallback(&RecordRoundFinished, m_roundTimes));
+    }
+}
+
+Time
+TrainingHelper::GetCliqueRoundTime(uint32_t round, uint32_t clique) const
+{
+    NS_ABORT_MSG_IF(!m_roundTimes,
+                    "TrainingHelper::GetCliqueRoundTime: call EnableRoundTimes(apps) before "
+                    "Simulator::Run()");
+    const CliqueSchedule::Round& cliques = m_schedule->GetRound(round % m_schedule->GetNRounds());
+    NS_ABORT_MSG_UNLESS(clique < cliques.size(),
+                        "TrainingHelper::GetCliqueRoundTime: round "
+                            << round << " has " << cliques.size() << " cliques, not " << clique);
+    Time start;
+    Time end;
+    for (uint32_t island : cliques[clique])
+    {
+        auto times = m_roundTimes->find({round, island});
+        if (times == m_roundTimes->end() || times->second.started.IsStrictlyNegative() ||
+            times->second.finished.IsStrictlyNegative())
+        {
+            return Seconds(-1);
+        }
+        start = std::max(start, times->second.started);
+        end = std::max(end, times->second.finished);
+    }
+    return end - start;
+}
+
+Time
+TrainingHelper::GetRoundTime(uint32_t round) const
+{
+    const uint32_t nCliques = m_schedule->GetRound(round % m_schedule->GetNRounds()).size();
+    Time longest;
+    for (uint32_t clique = 0; clique < nCliques; ++clique)
+    {
+        const Time time = GetCliqueRoundTime(round, clique);
+        if (time.IsStrictlyNegative())
+        {
+            return time;
+        }
+        longest = std::max(longest, time);
+    }
+    return longest;
+}
+
+void
+TrainingHelper::RecordRoundStarted(std::shared_ptr<RoundTimes> times,
+                                   uint32_t island,
+                                   uint32_t round)
+{
+    (*times)[{round, island}].started = Simulator::Now();
+}
+
+void
+TrainingHelper::RecordRoundFinished(std::shared_ptr<RoundTimes> times,
+                                    uint32_t island,
+                                    uint32_t round,
+                                    uint32_t,
+                                    const std::vector<float>&)
+{
+    (*times)[{round, island}].finished = Simulator::Now();
 }
 
 int64_t

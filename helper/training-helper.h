@@ -20,8 +20,10 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -68,6 +70,7 @@ class WanTopologyHelper;
  *   training.SetMulticast(pim);
  *   training.SetAttribute("ModelBytes", UintegerValue(100000000));
  *   ApplicationContainer apps = training.Install();
+ *   training.EnableRoundTimes(apps);             // GetCliqueRoundTime after the run
  * @endcode
  */
 class TrainingHelper
@@ -79,6 +82,31 @@ class TrainingHelper
      * @param schedule the clique schedule over the scenario's islands
      */
     TrainingHelper(const WanTopologyHelper& scenario, const CliqueSchedule& schedule);
+
+    /**
+     * @param mode a capability mode
+     * @return whether its cliques send to multicast groups (multicast and both): the scenario
+     *         needs PimMulticastHelper::InstallSchedule and SetMulticast
+     */
+    static bool UsesMulticast(CapabilityMode mode);
+
+    /**
+     * @param mode a capability mode
+     * @return whether in-line FPGAs sum its cliques' contributions (aggregation and both): the
+     *         scenario needs AggregatorHelper::Install and AggregatorHelper::SetSchedule
+     */
+    static bool UsesAggregation(CapabilityMode mode);
+
+    /**
+     * @brief Check, before a scenario is built, that the packet model simulates a mode and that
+     * a topology's routers can carry it (its `capabilities`).
+     * @param topology the topology
+     * @param mode the capability mode
+     * @throws WanConfigError on field `mode` for tree (analytic only), for a multicast mode on
+     *         a topology without multicast, and for an aggregated mode on one without in-line
+     *         aggregation
+     */
+    static void CheckMode(const WanTopology& topology, CapabilityMode mode);
 
     /**
      * @brief Set an attribute of the applications to install.
@@ -129,6 +157,32 @@ class TrainingHelper
     ApplicationContainer Install(const std::string& islandName) const;
 
     /**
+     * @brief Record when every application starts and ends each round (its RoundStarted and
+     * RoundFinished traces), for GetCliqueRoundTime() and GetRoundTime(); call after Install()
+     * and before Simulator::Run(). Copies of this helper share the record.
+     * @param apps applications installed by this helper
+     */
+    void EnableRoundTimes(const ApplicationContainer& apps);
+
+    /**
+     * @brief The time a clique took in a round of the run: from its last member's round start
+     * (a clique exchanges once all its members are there) to its last member's average.
+     * EnableRoundTimes() must have been called.
+     * @param round a round of the run; its cliques are those of schedule round
+     *        round mod CliqueSchedule::GetNRounds()
+     * @param clique the clique's index in that schedule round
+     * @return the time, or a negative time when a member has not started or ended the round
+     */
+    Time GetCliqueRoundTime(uint32_t round, uint32_t clique) const;
+
+    /**
+     * @param round a round of the run
+     * @return the longest GetCliqueRoundTime() of its cliques, or a negative time when a clique
+     *         has not ended the round
+     */
+    Time GetRoundTime(uint32_t round) const;
+
+    /**
      * @brief Put a random packet error model (a WanFaultErrorModel with only its LossRate, one
      * uniform draw per packet) on the receiving device of every WAN direction (not on access
      * links).
@@ -160,6 +214,39 @@ class TrainingHelper
         int64_t stream);
 
   private:
+    /** When one island started and ended one round (negative: not yet). */
+    struct RoundTime
+    {
+        Time started{Seconds(-1)};  //!< RoundStarted
+        Time finished{Seconds(-1)}; //!< RoundFinished
+    };
+
+    /** RoundTime by (round, island), filled by the sinks of EnableRoundTimes(). */
+    using RoundTimes = std::map<std::pair<uint32_t, uint32_t>, RoundTime>;
+
+    /**
+     * @brief RoundStarted sink of EnableRoundTimes().
+     * @param times the record
+     * @param island the island
+     * @param round the round
+     */
+    static void RecordRoundStarted(std::shared_ptr<RoundTimes> times,
+                                   uint32_t island,
+                                   uint32_t round);
+
+    /**
+     * @brief RoundFinished sink of EnableRoundTimes() (the clique and the new parameters are
+     * not needed).
+     * @param times the record
+     * @param island the island
+     * @param round the round
+     */
+    static void RecordRoundFinished(std::shared_ptr<RoundTimes> times,
+                                    uint32_t island,
+                                    uint32_t round,
+                                    uint32_t,
+                                    const std::vector<float>&);
+
     /**
      * @param node an island node
      * @return the application installed on it
@@ -174,6 +261,7 @@ class TrainingHelper
     std::shared_ptr<const CliqueSchedule> m_schedule; //!< the schedule
     std::vector<Ipv4Address> m_addresses;             //!< island address by city
     NodeContainer m_islands;                          //!< island node by city
+    std::shared_ptr<RoundTimes> m_roundTimes; //!< round times (null: EnableRoundTimes not called)
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "training-helper.h"
 #include "training-island-application.h"
 #include "training-results.h"
+#include "wan-config-error.h"
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
 
@@ -25,9 +26,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iostream>
 #include <limits>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <tuple>
 #include <vector>
@@ -39,7 +42,7 @@
  * cliques of 2..9 islands (checked against averages computed here from the traced
  * contributions), per-link and per-island model bytes against the unicast stream count, repair
  * under 1% loss on every WAN link, and exchange times against the schedule model (an uncontended
- * pair, and a contended all-island round).
+ * pair, and a contended all-island round); TrainingHelper's round times and mode checks.
  */
 
 using namespace ns3;
@@ -613,6 +616,195 @@ TrainingIslandTimeTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
+ * @brief TrainingHelper's round times: GetCliqueRoundTime() and GetRoundTime() after
+ * EnableRoundTimes() against the times computed here from the test's own RoundStarted and
+ * RoundFinished sinks (last member's start to last member's end, the rounds mapped onto the
+ * schedule's period); negative before the run and for a round that was not run.
+ */
+class TrainingHelperRoundTimesTestCase : public TestCase
+{
+  public:
+    TrainingHelperRoundTimesTestCase();
+
+  private:
+    void DoRun() override;
+};
+
+TrainingHelperRoundTimesTestCase::TrainingHelperRoundTimesTestCase()
+    : TestCase("TrainingHelper: clique and round times from the round traces")
+{
+}
+
+void
+TrainingHelperRoundTimesTestCase::DoRun()
+{
+    const WanTopology topology = WanTopology::LoadFile(CreateDataDirFilename(NINE_CITY));
+    const uint32_t n = topology.GetNCities();
+    // Two schedule rounds, run three times: run round 2 takes the cliques of schedule round 0.
+    const CliqueSchedule schedule(n, {{{0, 1}, {2, 3, 4}}, {{5, 6, 7, 8}, {0, 3}}});
+    const uint32_t rounds = 3;
+    WanTopologyHelper scenario(topology);
+    scenario.Install();
+    TrainingHelper training(scenario, schedule);
+    training.SetMode(CapabilityMode::UNICAST);
+    training.SetAttribute("Rounds", UintegerValue(rounds));
+    training.SetAttribute("ModelBytes", UintegerValue(40000));
+    training.SetAttribute("LocalSteps", UintegerValue(2));
+    training.SetAttribute("StepTime", TimeValue(MilliSeconds(1)));
+    ApplicationContainer apps = training.Install();
+    training.EnableRoundTimes(apps);
+    Observed observed;
+    for (auto app = apps.Begin(); app != apps.End(); ++app)
+    {
+        (*app)->TraceConnectWithoutContext("RoundStarted",
+                                           MakeBoundCallback(&OnRoundStarted, &observed));
+        (*app)->TraceConnectWithoutContext("RoundFinished",
+                                           MakeBoundCallback(&OnRoundFinished, &observed));
+    }
+    NS_TEST_ASSERT_MSG_EQ(training.GetCliqueRoundTime(0, 0).IsStrictlyNegative(),
+                          true,
+                          "no time before the run");
+    NS_TEST_ASSERT_MSG_EQ(training.GetRoundTime(0).IsStrictlyNegative(),
+                          true,
+                          "no round time before the run");
+
+    Simulator::Run();
+    for (uint32_t r = 0; r < rounds; ++r)
+    {
+        const CliqueSchedule::Round& cliques = schedule.GetRound(r % schedule.GetNRounds());
+        double longestS = 0;
+        for (uint32_t c = 0; c < cliques.size(); ++c)
+        {
+            double startS = 0;
+            double endS = 0;
+            for (uint32_t island : cliques[c])
+            {
+                NS_TEST_ASSERT_MSG_EQ(observed.finishS.count({r, island}), 1u, "round ended");
+                startS = std::max(startS, observed.startS.at({r, island}));
+                endS = std::max(endS, observed.finishS.at({r, island}));
+            }
+            NS_TEST_ASSERT_MSG_GT(endS - startS, 0, "a clique takes time");
+            NS_TEST_EXPECT_MSG_EQ_TOL(training.GetCliqueRoundTime(r, c).GetSeconds(),
+                                      endS - startS,
+                                      1e-9,
+                                      "round " << r << " clique " << c);
+            longestS = std::max(longestS, endS - startS);
+        }
+        NS_TEST_EXPECT_MSG_EQ_TOL(training.GetRoundTime(r).GetSeconds(),
+                                  longestS,
+                                  1e-9,
+                                  "round " << r << ": its longest clique");
+    }
+    NS_TEST_EXPECT_MSG_EQ(training.GetCliqueRoundTime(rounds, 0).IsStrictlyNegative(),
+                          true,
+                          "no time for a round that was not run");
+    NS_TEST_EXPECT_MSG_EQ(training.GetRoundTime(rounds).IsStrictlyNegative(),
+                          true,
+                          "no round time for a round that was not run");
+    EndSimulation();
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @brief TrainingHelper::UsesMulticast, UsesAggregation and CheckMode: which modes need which
+ * capability, and the WanConfigError (field `mode`) for tree and for a topology that lacks one.
+ */
+class TrainingHelperCheckModeTestCase : public TestCase
+{
+  public:
+    TrainingHelperCheckModeTestCase();
+
+  private:
+    void DoRun() override;
+
+    /**
+     * @param topology a topology
+     * @param mode a mode
+     * @return the reason CheckMode gives (its field checked to be `mode`), empty when it accepts
+     */
+    std::string Reason(const WanTopology& topology, CapabilityMode mode);
+};
+
+TrainingHelperCheckModeTestCase::TrainingHelperCheckModeTestCase()
+    : TestCase("TrainingHelper: the capabilities a mode needs")
+{
+}
+
+std::string
+TrainingHelperCheckModeTestCase::Reason(const WanTopology& topology, CapabilityMode mode)
+{
+    try
+    {
+        TrainingHelper::CheckMode(topology, mode);
+    }
+    catch (const WanConfigError& error)
+    {
+        NS_TEST_EXPECT_MSG_EQ(error.GetField(), "mode", "the error names the field");
+        return error.GetReason();
+    }
+    return "";
+}
+
+void
+TrainingHelperCheckModeTestCase::DoRun()
+{
+    using M = CapabilityMode;
+    for (M mode : {M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING, M::TREE})
+    {
+        const std::string name = CapabilityModeToString(mode);
+        const bool groups = name == "multicast" || name == "both";
+        const bool summed = name == "aggregation" || name == "both";
+        NS_TEST_EXPECT_MSG_EQ(TrainingHelper::UsesMulticast(mode),
+                              groups,
+                              name << " sends to groups");
+        NS_TEST_EXPECT_MSG_EQ(TrainingHelper::UsesAggregation(mode), summed, name << " is summed");
+    }
+
+    const std::string file = CreateDataDirFilename(NINE_CITY);
+    const WanTopology nineCity = WanTopology::LoadFile(file);
+    for (M mode : {M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING})
+    {
+        NS_TEST_EXPECT_MSG_EQ(Reason(nineCity, mode), "", "the nine cities can do every mode");
+    }
+    NS_TEST_EXPECT_MSG_EQ(
+        Reason(nineCity, M::TREE),
+        "mode 'tree' is not simulated (simulated: unicast, multicast, aggregation, both, ring)",
+        "tree is analytic only");
+
+    // The nine cities without in-line aggregation.
+    std::ifstream in(file);
+    nlohmann::json document = nlohmann::json::parse(in);
+    document["capabilities"]["aggregation"] = false;
+    const WanTopology noFpga = WanTopology::Parse(document.dump(), "no-fpga.json");
+    NS_TEST_EXPECT_MSG_EQ(Reason(noFpga, M::MULTICAST), "", "multicast needs no FPGA");
+    for (const std::string name : {"aggregation", "both"})
+    {
+        NS_TEST_EXPECT_MSG_EQ(Reason(noFpga, CapabilityModeFromString(name)),
+                              "mode '" + name + "' needs in-line aggregation, but topology '" +
+                                  noFpga.GetName() + "' has capabilities.aggregation false",
+                              name << " needs FPGAs");
+    }
+
+    // A topology without capabilities: neither multicast nor aggregation.
+    const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename("data/tiny-valid.json"));
+    NS_TEST_EXPECT_MSG_EQ(Reason(tiny, M::UNICAST), "", "unicast needs nothing");
+    NS_TEST_EXPECT_MSG_EQ(Reason(tiny, M::RING), "", "the ring needs nothing");
+    for (const std::string name : {"multicast", "both"})
+    {
+        NS_TEST_EXPECT_MSG_EQ(Reason(tiny, CapabilityModeFromString(name)),
+                              "mode '" + name +
+                                  "' needs multicast, but topology 'tiny' has "
+                                  "capabilities.multicast false",
+                              name << " needs multicast routers");
+    }
+    NS_TEST_EXPECT_MSG_EQ(Reason(tiny, M::AGGREGATION),
+                          "mode 'aggregation' needs in-line aggregation, but topology 'tiny' has "
+                          "capabilities.aggregation false",
+                          "aggregation needs FPGAs");
+}
+
+/**
+ * @ingroup wan-training-tests
  * @brief The default TrainingIslandApplication suite.
  */
 class TrainingIslandTestSuite : public TestSuite
@@ -660,6 +852,8 @@ TrainingIslandTestSuite::TrainingIslandTestSuite()
                                                {{0, 1, 2, 3, 4, 5, 6, 7, 8}},
                                                10000000),
                 TestCase::QUICK);
+    AddTestCase(new TrainingHelperRoundTimesTestCase, TestCase::QUICK);
+    AddTestCase(new TrainingHelperCheckModeTestCase, TestCase::QUICK);
 }
 
 /** Static instance of the suite. */
