@@ -358,7 +358,7 @@ TrainingRun::Build()
     m_faultInjector->SetTopology(m_topology);
     m_faultInjector->SetErrorModels(m_faultModels);
     m_faultInjector->AddRerouteCallback(
-        MakeCallback(&WanTopologyHelper::Reroute, m_scenario.get()));
+        MakeCallback(&WanUnicastRouting::Reroute, m_scenario->GetUnicastRouting()));
     if (multicast)
     {
         m_faultInjector->AddRerouteCallback(

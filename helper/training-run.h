@@ -47,7 +47,7 @@ namespace ns3
  *   when any of them is configured;
  * - the link outages are the schedule of a WanFaultInjector: when a link goes down or comes
  *   up, both of its directions stop (resume) carrying packets, the unicast routes of every
- *   router (WanTopologyHelper::Reroute) and the multicast trees (PimMulticastRouting::Reroute)
+ *   router (WanUnicastRouting::Reroute) and the multicast trees (PimMulticastRouting::Reroute)
  *   are recomputed on the links that are up and reinstalled at once (the injector's reroute
  *   callbacks), and the change is recorded in the results (links down, connected components) and
  *   reported on the fault log (SetFaultLog, std::cerr by default), partitions included; the

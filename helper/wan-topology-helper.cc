@@ -12,20 +12,13 @@
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/ipv4-list-routing-helper.h"
-#include "ns3/ipv4-route.h"
-#include "ns3/ipv4-routing-protocol.h"
-#include "ns3/ipv4-routing-table-entry.h"
 #include "ns3/ipv4-static-routing-helper.h"
-#include "ns3/ipv4-static-routing.h"
-#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/names.h"
 #include "ns3/net-device-queue-interface.h"
 #include "ns3/nstime.h"
-#include "ns3/packet.h"
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
@@ -35,7 +28,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace ns3
 {
@@ -84,8 +76,7 @@ MsToTime(double ms)
 } // namespace
 
 WanTopologyHelper::WanTopologyHelper(const WanTopology& topology)
-    : m_topology(topology),
-      m_routing(topology)
+    : m_topology(topology)
 {
     NS_LOG_FUNCTION(this << topology.GetName());
     m_aggregatorFactory.SetTypeId(AggregatorNetDevice::GetTypeId());
@@ -170,16 +161,21 @@ WanTopologyHelper::Install()
     islandStack.Install(m_islands);
 
     CreateLinks();
-    Ipv4StaticRoutingHelper staticRouting;
+    WanUnicastRouting::Scenario scenario;
     for (uint32_t i = 0; i < m_topology.GetNCities(); ++i)
     {
-        uint32_t up = m_topology.GetAccessUpLink(i);
-        Ptr<Ipv4StaticRouting> routing =
-            staticRouting.GetStaticRouting(m_islands.Get(i)->GetObject<Ipv4>());
-        routing->SetDefaultRoute(m_rxAddresses[up], m_txInterfaces[up]);
+        scenario.routers.push_back(m_routers.Get(i));
+        scenario.islands.push_back(m_islands.Get(i));
     }
-    InstallRoutes();
-    VerifyRoutes();
+    scenario.islandAddresses = m_islandAddresses;
+    scenario.accessNetworks = m_accessNetworks;
+    scenario.accessMask = LINK_MASK;
+    scenario.txDevices = m_txDevices;
+    scenario.rxDevices = m_rxDevices;
+    scenario.txInterfaces = m_txInterfaces;
+    scenario.rxAddresses = m_rxAddresses;
+    m_unicast = CreateObject<WanUnicastRouting>();
+    m_unicast->Install(m_topology, scenario);
 }
 
 void
@@ -357,159 +353,6 @@ WanTopologyHelper::InstallLink(Ptr<Node> first,
     return container;
 }
 
-void
-WanTopologyHelper::InstallRoutes()
-{
-    NS_LOG_FUNCTION(this);
-    uint32_t n = m_topology.GetNCities();
-    Ipv4StaticRoutingHelper staticRouting;
-
-    // nextHop[r][j]: the directed link router r forwards traffic for island j on, and the route
-    // that first required it (for the error message).
-    const uint32_t none = m_topology.GetNDirectedLinks();
-    std::vector<std::vector<uint32_t>> nextHop(n, std::vector<uint32_t>(n, none));
-    std::vector<std::vector<std::pair<uint32_t, uint32_t>>> firstRoute(
-        n,
-        std::vector<std::pair<uint32_t, uint32_t>>(n));
-    for (uint32_t src = 0; src < n; ++src)
-    {
-        for (uint32_t dst = 0; dst < n; ++dst)
-        {
-            if (src == dst || !m_routing.HasRoute(src, dst))
-            {
-                continue;
-            }
-            const WanRoute& route = m_routing.GetRoute(src, dst);
-            for (std::size_t p = 0; p + 1 < route.cities.size(); ++p)
-            {
-                uint32_t r = route.cities[p];
-                uint32_t d = m_topology.GetWanDirectedLink(r, route.cities[p + 1]);
-                if (nextHop[r][dst] == none)
-                {
-                    nextHop[r][dst] = d;
-                    firstRoute[r][dst] = {src, dst};
-                }
-                NS_ABORT_MSG_IF(
-                    nextHop[r][dst] != d,
-                    "WanTopologyHelper::Install(): routes of topology '"
-                        << m_topology.GetName() << "' are not destination-based: at router "
-                        << m_topology.GetCity(r).id << " the route " << m_topology.GetCity(src).id
-                        << "->" << m_topology.GetCity(dst).id << " leaves on "
-                        << m_topology.GetDirectedLinkName(d) << " but the route "
-                        << m_topology.GetCity(firstRoute[r][dst].first).id << "->"
-                        << m_topology.GetCity(firstRoute[r][dst].second).id << " leaves on "
-                        << m_topology.GetDirectedLinkName(nextHop[r][dst]));
-            }
-        }
-    }
-
-    for (uint32_t r = 0; r < n; ++r)
-    {
-        Ptr<Ipv4StaticRouting> routing =
-            staticRouting.GetStaticRouting(m_routers.Get(r)->GetObject<Ipv4>());
-        // Remove the routes installed before (toward access networks through a gateway); the
-        // routes of connected networks stay.
-        for (uint32_t k = routing->GetNRoutes(); k-- > 0;)
-        {
-            Ipv4RoutingTableEntry entry = routing->GetRoute(k);
-            if (entry.IsGateway() && entry.GetDestNetworkMask() == LINK_MASK &&
-                std::find(m_accessNetworks.begin(),
-                          m_accessNetworks.end(),
-                          entry.GetDestNetwork()) != m_accessNetworks.end())
-            {
-                routing->RemoveRoute(k);
-            }
-        }
-        for (uint32_t dst = 0; dst < n; ++dst)
-        {
-            uint32_t d = nextHop[r][dst];
-            if (d == none)
-            {
-                // r == dst: the access network is connected.
-                continue;
-            }
-            routing->AddNetworkRouteTo(m_accessNetworks[dst],
-                                       LINK_MASK,
-                                       m_rxAddresses[d],
-                                       m_txInterfaces[d]);
-        }
-    }
-}
-
-std::vector<uint32_t>
-WanTopologyHelper::WalkForwarding(uint32_t src, uint32_t dst, bool abortWithoutRoute) const
-{
-    std::vector<uint32_t> links;
-    Ipv4Header header;
-    header.SetSource(m_islandAddresses[src]);
-    header.SetDestination(m_islandAddresses[dst]);
-    Ptr<Node> node = m_islands.Get(src);
-    Ptr<Node> target = m_islands.Get(dst);
-    // A loop-free path crosses every router at most once.
-    const std::size_t maxLinks = m_topology.GetNCities() + 2;
-    while (node != target && links.size() <= maxLinks)
-    {
-        Socket::SocketErrno error = Socket::ERROR_NOTERROR;
-        Ptr<Ipv4Route> route =
-            node->GetObject<Ipv4>()->GetRoutingProtocol()->RouteOutput(Create<Packet>(),
-                                                                       header,
-                                                                       nullptr,
-                                                                       error);
-        if (!route && !abortWithoutRoute)
-        {
-            return {};
-        }
-        NS_ABORT_MSG_IF(!route,
-                        "WanTopologyHelper::Install(): node "
-                            << Names::FindName(node) << " has no route to island "
-                            << m_topology.GetCity(dst).id << " (" << m_islandAddresses[dst] << ")");
-        auto it = m_linkOfTxDevice.find(PeekPointer(route->GetOutputDevice()));
-        NS_ABORT_MSG_IF(it == m_linkOfTxDevice.end(),
-                        "WanTopologyHelper::Install(): node "
-                            << Names::FindName(node) << " forwards traffic for island "
-                            << m_topology.GetCity(dst).id
-                            << " to a device the helper did not create");
-        links.push_back(it->second);
-        node = m_rxDevices[it->second]->GetNode();
-    }
-    return links;
-}
-
-void
-WanTopologyHelper::VerifyRoutes() const
-{
-    NS_LOG_FUNCTION(this);
-    for (uint32_t src = 0; src < m_topology.GetNCities(); ++src)
-    {
-        for (uint32_t dst = 0; dst < m_topology.GetNCities(); ++dst)
-        {
-            if (src == dst || !m_routing.HasRoute(src, dst))
-            {
-                continue;
-            }
-            std::vector<uint32_t> forwarded = WalkForwarding(src, dst, true);
-            const std::vector<uint32_t>& expected = m_routing.GetRoute(src, dst).links;
-            NS_ABORT_MSG_IF(forwarded != expected,
-                            "WanTopologyHelper::Install(): the static routes of topology '"
-                                << m_topology.GetName() << "' do not reproduce the route "
-                                << m_topology.GetCity(src).id << "->" << m_topology.GetCity(dst).id
-                                << ": forwarding follows [" << DescribeLinks(forwarded)
-                                << "], WanTopology says [" << DescribeLinks(expected) << "]");
-        }
-    }
-}
-
-std::string
-WanTopologyHelper::DescribeLinks(const std::vector<uint32_t>& links) const
-{
-    std::ostringstream os;
-    for (std::size_t k = 0; k < links.size(); ++k)
-    {
-        os << (k ? " " : "") << m_topology.GetDirectedLinkName(links[k]);
-    }
-    return os.str();
-}
-
 const WanTopology&
 WanTopologyHelper::GetTopology() const
 {
@@ -521,25 +364,13 @@ WanTopologyHelper::Reroute(const WanTopology& routing)
 {
     NS_LOG_FUNCTION(this << routing.GetDownLinks().size());
     NS_ABORT_MSG_UNLESS(m_installed, "WanTopologyHelper::Reroute(): call Install() first");
-    bool same = routing.GetNCities() == m_topology.GetNCities() &&
-                routing.GetNLinks() == m_topology.GetNLinks();
-    for (uint32_t d = 0; same && d < m_topology.GetNDirectedLinks(); ++d)
-    {
-        same = routing.GetDirectedLinkName(d) == m_topology.GetDirectedLinkName(d);
-    }
-    NS_ABORT_MSG_UNLESS(same,
-                        "WanTopologyHelper::Reroute(): the routing topology '"
-                            << routing.GetName() << "' does not have the cities and links of '"
-                            << m_topology.GetName() << "'");
-    m_routing = routing;
-    InstallRoutes();
-    VerifyRoutes();
+    m_unicast->Reroute(routing);
 }
 
 const WanTopology&
 WanTopologyHelper::GetRouting() const
 {
-    return m_routing;
+    return m_unicast ? m_unicast->GetRouting() : m_topology;
 }
 
 std::vector<uint32_t>
@@ -548,7 +379,15 @@ WanTopologyHelper::GetForwardingPath(uint32_t src, uint32_t dst) const
     CheckCity(src, "GetForwardingPath");
     CheckCity(dst, "GetForwardingPath");
     NS_ABORT_MSG_IF(src == dst, "WanTopologyHelper::GetForwardingPath(): src == dst");
-    return WalkForwarding(src, dst, false);
+    return m_unicast->GetForwardingPath(src, dst);
+}
+
+Ptr<WanUnicastRouting>
+WanTopologyHelper::GetUnicastRouting() const
+{
+    NS_ABORT_MSG_UNLESS(m_installed,
+                        "WanTopologyHelper::GetUnicastRouting(): call Install() first");
+    return m_unicast;
 }
 
 void

@@ -8,6 +8,7 @@
 #define WAN_TOPOLOGY_HELPER_H
 
 #include "wan-topology.h"
+#include "wan-unicast-routing.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-address.h"
@@ -29,8 +30,8 @@ class AggregatorNetDevice;
 
 /**
  * @ingroup wan-training
- * @brief Builds the ns-3 scenario of a WanTopology: nodes, point-to-point links, IPv4 addresses
- * and static unicast routes along exactly the topology's routes.
+ * @brief Builds the ns-3 scenario of a WanTopology: nodes, point-to-point links, IPv4 addresses,
+ * and the routing object that installs static unicast routes along exactly the topology's routes.
  *
  * Install() creates, for every city (index i, id `ID`):
  * - a router node named `ID` (ns3::Names) and an island node named `ID-island`;
@@ -57,13 +58,11 @@ class AggregatorNetDevice;
  * The addresses are registered with ns-3's Ipv4AddressGenerator, so a collision with addresses
  * assigned elsewhere in the same simulation aborts.
  *
- * Routes: every island has a default route to its router. Every router r has, for every other
- * city j, a route to j's access network whose next hop is the city after r on WanTopology's route
- * from any island whose route to j crosses r (the tie-breaking of doc/schedule-model.rst,
- * "Routes", makes the routes suffix consistent, so destination-based forwarding reproduces them,
- * asymmetric routes included). After installing, the helper walks the forwarding tables for
- * every ordered pair of islands and aborts with a message naming the pair if the path differs
- * from WanTopology::GetRoute.
+ * Routes: Install() hands the nodes, devices and addresses to one WanUnicastRouting object
+ * (GetUnicastRouting), which installs the static unicast routes of every island and router
+ * along exactly WanTopology's routes, checks them by walking the forwarding tables, and
+ * reinstalls them on a reroute (links down or repaired); the helper's Reroute, GetRouting and
+ * GetForwardingPath hand over to it.
  *
  * Devices are identified by WanTopology's directed-link numbering (GetTxDevice, GetRxDevice); the
  * helper makes no assumption about device or interface indices (node device 0 and Ipv4 interface 0
@@ -142,27 +141,29 @@ class WanTopologyHelper
 
     /**
      * @brief Reinstall the unicast routes of every router along the routes of another state of
-     * the same WAN, e.g. after a link failure (WanTopology::WithLinksDown) or its repair.
-     *
-     * Every static route the helper installed toward an island's access network is removed from
-     * every router, and the routes of `routing` are installed as Install() does, then checked by
-     * walking the forwarding tables for every pair that `routing` connects. A router has no
-     * route toward an island that `routing` does not connect to it (a partitioned WAN): such
-     * packets are dropped there (no route). Call it after Install(), at any time of the
-     * simulation; a packet follows the routes installed when it reaches each router.
+     * the same WAN, e.g. after a link failure (WanTopology::WithLinksDown) or its repair: calls
+     * WanUnicastRouting::Reroute on GetUnicastRouting(), which checks the new routes by walking
+     * the forwarding tables and leaves a router without a route toward an island that `routing`
+     * does not connect to it. Call it after Install(), at any time of the simulation.
      * @param routing the same cities and links (names and numbering), with its own down links
      */
     void Reroute(const WanTopology& routing);
     /** @return the topology whose routes are installed now (GetTopology() until Reroute) */
     const WanTopology& GetRouting() const;
     /**
-     * @brief Follow the installed forwarding tables from one island to another.
+     * @brief Follow the installed forwarding tables from one island to another
+     * (WanUnicastRouting::GetForwardingPath).
      * @param src source city index
      * @param dst destination city index, different from src
      * @return the directed links a packet from src's island to dst's island crosses now, or an
      *         empty vector when a node on the way has no route
      */
     std::vector<uint32_t> GetForwardingPath(uint32_t src, uint32_t dst) const;
+    /**
+     * @return the routing object that owns the unicast routes and reinstalls them on a reroute
+     * (e.g. for a fault injector's reroute callback, or to connect its Rerouted trace)
+     */
+    Ptr<WanUnicastRouting> GetUnicastRouting() const;
 
     /**
      * @param city a city index
@@ -252,26 +253,7 @@ class WanTopologyHelper
                                    DataRate rate,
                                    Time delay,
                                    uint32_t mtu) const;
-    /** Install the static routes along m_routing's routes (removing the helper's earlier ones). */
-    void InstallRoutes();
-    /** Walk the forwarding tables for every connected ordered pair; compare with m_routing. */
-    void VerifyRoutes() const;
-    /**
-     * @brief Follow the forwarding tables from one island to another.
-     * @param src source city index
-     * @param dst destination city index
-     * @param abortWithoutRoute whether a node without a route aborts (else: an empty result)
-     * @return the directed links the forwarding tables send a packet along
-     */
-    std::vector<uint32_t> WalkForwarding(uint32_t src, uint32_t dst, bool abortWithoutRoute) const;
-    /**
-     * @param links directed links
-     * @return their names, space separated
-     */
-    std::string DescribeLinks(const std::vector<uint32_t>& links) const;
-
     WanTopology m_topology;                     //!< the topology (a copy)
-    WanTopology m_routing;                      //!< the state whose routes are installed
     bool m_installed{false};                    //!< whether Install() has run
     NodeContainer m_routers;                    //!< router per city
     NodeContainer m_islands;                    //!< island per city
@@ -286,6 +268,7 @@ class WanTopologyHelper
     std::vector<uint32_t> m_aggregationCities;             //!< cities with an aggregator
     ObjectFactory m_aggregatorFactory;                     //!< creates the aggregators
     std::vector<Ptr<NetDevice>> m_aggregators;             //!< aggregator per city, or null
+    Ptr<WanUnicastRouting> m_unicast;                      //!< the unicast routes (once installed)
 };
 
 } // namespace ns3
