@@ -70,12 +70,12 @@ main(int argc, char* argv[])
         // is placed before the links are built, and told what to sum in each round after.
         WanTopologyHelper scenario(topology);
         AggregatorHelper aggregators;
-        if (TrainingHelper::UsesAggregation(mode))
+        if (UsesAggregation(mode))
         {
             aggregators.Install(scenario);
         }
         scenario.Install();
-        if (TrainingHelper::UsesAggregation(mode))
+        if (UsesAggregation(mode))
         {
             aggregators.SetSchedule(scenario, schedule, 1); // job 1: the islands' JobId
         }
@@ -83,7 +83,7 @@ main(int argc, char* argv[])
         // Multicast modes: a source tree per (round, clique, source). One application per island.
         TrainingHelper training(scenario, schedule);
         PimMulticastHelper pim(scenario);
-        if (TrainingHelper::UsesMulticast(mode))
+        if (UsesMulticast(mode))
         {
             pim.InstallSchedule(schedule);
             training.SetMulticast(pim);

@@ -54,18 +54,6 @@ TrainingHelper::TrainingHelper(const WanTopologyHelper& scenario, const CliqueSc
     m_factory.SetTypeId(TrainingIslandApplication::GetTypeId());
 }
 
-bool
-TrainingHelper::UsesMulticast(CapabilityMode mode)
-{
-    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
-}
-
-bool
-TrainingHelper::UsesAggregation(CapabilityMode mode)
-{
-    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
-}
-
 void
 TrainingHelper::CheckMode(const WanTopology& topology, CapabilityMode mode)
 {

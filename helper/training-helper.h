@@ -84,20 +84,6 @@ class TrainingHelper
     TrainingHelper(const WanTopologyHelper& scenario, const CliqueSchedule& schedule);
 
     /**
-     * @param mode a capability mode
-     * @return whether its cliques send to multicast groups (multicast and both): the scenario
-     *         needs PimMulticastHelper::InstallSchedule and SetMulticast
-     */
-    static bool UsesMulticast(CapabilityMode mode);
-
-    /**
-     * @param mode a capability mode
-     * @return whether in-line FPGAs sum its cliques' contributions (aggregation and both): the
-     *         scenario needs AggregatorHelper::Install and AggregatorHelper::SetSchedule
-     */
-    static bool UsesAggregation(CapabilityMode mode);
-
-    /**
      * @brief Check, before a scenario is built, that the packet model simulates a mode and that
      * a topology's routers can carry it (its `capabilities`).
      * @param topology the topology

@@ -45,26 +45,6 @@ namespace
 constexpr uint64_t MAX_MODEL_BYTES = uint64_t{1} << 50;
 
 /**
- * @param mode a capability mode
- * @return whether its islands send to multicast groups
- */
-bool
-IsMulticastMode(CapabilityMode mode)
-{
-    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
-}
-
-/**
- * @param mode a capability mode
- * @return whether in-line FPGAs sum its contributions
- */
-bool
-IsAggregatedMode(CapabilityMode mode)
-{
-    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
-}
-
-/**
  * @param value a number
  * @return its text as a stream writes it (what a message quotes as "got")
  */
@@ -108,26 +88,7 @@ TrainingRun::Validate(const WanTopology& topology,
                                  std::to_string(n) + " cities");
     }
 
-    const std::string modeName = CapabilityModeToString(config.mode);
-    if (config.mode == CapabilityMode::TREE)
-    {
-        throw WanConfigError("mode",
-                             "mode '" + modeName +
-                                 "' is not simulated (simulated: unicast, multicast, aggregation, "
-                                 "both, ring)");
-    }
-    if (IsMulticastMode(config.mode) && !topology.HasMulticast())
-    {
-        throw WanConfigError("mode",
-                             "mode '" + modeName + "' needs multicast, but topology '" +
-                                 topology.GetName() + "' has capabilities.multicast false");
-    }
-    if (IsAggregatedMode(config.mode) && !topology.HasAggregation())
-    {
-        throw WanConfigError("mode",
-                             "mode '" + modeName + "' needs in-line aggregation, but topology '" +
-                                 topology.GetName() + "' has capabilities.aggregation false");
-    }
+    TrainingHelper::CheckMode(topology, config.mode);
 
     if (config.modelBytes < 1 || config.modelBytes > MAX_MODEL_BYTES)
     {
@@ -240,8 +201,8 @@ TrainingRun::Build()
     RngSeedManager::SetSeed(m_config.seed);
     RngSeedManager::SetRun(1);
 
-    const bool multicast = IsMulticastMode(m_config.mode);
-    const bool aggregated = IsAggregatedMode(m_config.mode);
+    const bool multicast = UsesMulticast(m_config.mode);
+    const bool aggregated = UsesAggregation(m_config.mode);
     m_scenario = std::make_unique<WanTopologyHelper>(m_topology);
     AggregatorHelper aggregators;
     if (aggregated)
@@ -477,7 +438,7 @@ TrainingRun::GetTimeLimit() const
         accessS = std::max(accessS, 4e-3 * m_topology.GetCity(i).accessLatencyMs);
     }
     double waitS = rttS + accessS + m_config.nackTimeout.GetSeconds();
-    if (IsAggregatedMode(m_config.mode))
+    if (UsesAggregation(m_config.mode))
     {
         waitS += m_config.fpgaTimeout.GetSeconds();
     }
@@ -636,7 +597,7 @@ TrainingRun::GetConfigJson() const
         {"faults", m_config.faults.ToJson(m_topology)},
         {"time_limit_s", GetTimeLimit().GetSeconds()},
     };
-    if (IsMulticastMode(m_config.mode))
+    if (UsesMulticast(m_config.mode))
     {
         config["group_range"] = m_config.groupRange;
         if (m_pim)
@@ -644,7 +605,7 @@ TrainingRun::GetConfigJson() const
             config["multicast_ttl"] = m_pim->GetMulticastTtl();
         }
     }
-    if (IsAggregatedMode(m_config.mode))
+    if (UsesAggregation(m_config.mode))
     {
         config["fpga"] = {{"slot_count", m_config.fpgaSlots},
                           {"timeout_s", m_config.fpgaTimeout.GetSeconds()},

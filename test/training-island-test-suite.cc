@@ -706,7 +706,7 @@ TrainingHelperRoundTimesTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
- * @brief TrainingHelper::UsesMulticast, UsesAggregation and CheckMode: which modes need which
+ * @brief UsesMulticast, UsesAggregation and CheckMode: which modes need which
  * capability, and the WanConfigError (field `mode`) for tree and for a topology that lacks one.
  */
 class TrainingHelperCheckModeTestCase : public TestCase
@@ -754,10 +754,8 @@ TrainingHelperCheckModeTestCase::DoRun()
         const std::string name = CapabilityModeToString(mode);
         const bool groups = name == "multicast" || name == "both";
         const bool summed = name == "aggregation" || name == "both";
-        NS_TEST_EXPECT_MSG_EQ(TrainingHelper::UsesMulticast(mode),
-                              groups,
-                              name << " sends to groups");
-        NS_TEST_EXPECT_MSG_EQ(TrainingHelper::UsesAggregation(mode), summed, name << " is summed");
+        NS_TEST_EXPECT_MSG_EQ(UsesMulticast(mode), groups, name << " sends to groups");
+        NS_TEST_EXPECT_MSG_EQ(UsesAggregation(mode), summed, name << " is summed");
     }
 
     const std::string file = CreateDataDirFilename(NINE_CITY);

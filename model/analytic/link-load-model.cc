@@ -53,6 +53,18 @@ AtMost(double a, double b)
 
 } // namespace
 
+bool
+UsesMulticast(CapabilityMode mode)
+{
+    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+}
+
+bool
+UsesAggregation(CapabilityMode mode)
+{
+    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+}
+
 std::string
 CapabilityModeToString(CapabilityMode mode)
 {

@@ -49,6 +49,20 @@ CapabilityMode CapabilityModeFromString(const std::string& name);
 
 /**
  * @ingroup wan-training
+ * @param mode a capability mode
+ * @return whether its islands send to multicast groups (multicast, both)
+ */
+bool UsesMulticast(CapabilityMode mode);
+
+/**
+ * @ingroup wan-training
+ * @param mode a capability mode
+ * @return whether in-line FPGAs at the receivers' edges sum its contributions (aggregation, both)
+ */
+bool UsesAggregation(CapabilityMode mode);
+
+/**
+ * @ingroup wan-training
  * @return every capability mode, in declaration order
  */
 std::vector<CapabilityMode> GetAllCapabilityModes();

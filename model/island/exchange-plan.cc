@@ -47,8 +47,7 @@ ExchangePlan::GetWireBytes(uint32_t chunk) const
 bool
 ExchangePlan::SendsToGroup() const
 {
-    return (mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH) &&
-           members.size() >= 2;
+    return UsesMulticast(mode) && members.size() >= 2;
 }
 
 uint64_t

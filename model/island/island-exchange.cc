@@ -648,9 +648,9 @@ IslandExchange::Describe() const
              << ")";
         waits.push_back(wait.str());
     }
-    for (const auto& [key, stream] :
-         m_rx ? m_rx->streams : static_cast<const std::map<uint32_t, ReceiveStream>&>(
-                                    std::map<uint32_t, ReceiveStream>()))
+    for (const auto& [key, stream] : m_rx ? m_rx->streams
+                                          : static_cast<const std::map<uint32_t, ReceiveStream>&>(
+                                                std::map<uint32_t, ReceiveStream>()))
     {
         if (stream.IsStarted() && !stream.IsComplete())
         {
