@@ -51,9 +51,10 @@ class Address;
  * `CrashRound` makes it leave. The exchange is paced UDP with NACK repair, a per-clique READY
  * barrier and DONE acknowledgements, the same transport in every mode. The application owns the
  * lifecycle, the socket, the round loop, local training, the counters and the traces; the plans
- * come from ExchangePlanner, the streams are ReceiveStream and SendStream (paced by
- * StreamPacer), and the barrier, views and exclusions are CliqueMembership's. The protocol is
- * walked through in doc/wan-training.rst, section "The island's exchange".
+ * come from ExchangePlanner, each round's exchange is an IslandExchange of its plan's
+ * algorithm (held by round in RoundExchanges), and the barrier, the READY timer, views and
+ * exclusions are CliqueMembership's. The protocol is walked through in doc/wan-training.rst,
+ * section "The island's exchange".
  */
 class TrainingIslandApplication : public Application
 {
