@@ -98,7 +98,7 @@ TrafficRecorder::OnChunkSent(uint32_t island,
     Stream& stream = m_sent[island * (m_n + 1) + (group ? m_n : destination)];
     if (group && stream.packets == 0)
     {
-        stream.group = m_run.GetApp(island)->GetMulticastGroup(header.GetRound());
+        stream.group = m_run.GetApp(island)->GetPlan(header.GetRound()).group;
     }
     Add(stream, PayloadBytes(modelBytes));
     m_resent += resent ? 1 : 0;

@@ -142,7 +142,7 @@ AggregationExactTestCase::DoRun()
                     continue;
                 }
                 const uint32_t down = topology.GetAccessDownLink(i);
-                const uint32_t chunks = run.GetApp(i)->GetChunkCount(r);
+                const uint32_t chunks = run.GetApp(i)->GetPlan(r).chunkCount;
                 double downBytes = static_cast<double>(run.modelBytesOnLink[{r, down}]);
                 double credited = static_cast<double>(run.ingress[{r, i}]);
                 maxIngressError = std::max(maxIngressError, std::abs(downBytes - s) / s);

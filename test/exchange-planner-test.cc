@@ -270,3 +270,53 @@ TEST(ExchangePlanner, BadChunkingIsRejectedWithItsField)
     error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::TREE, 1000, 0, 1));
     EXPECT_EQ(error.GetField(), "mode");
 }
+
+TEST(ExchangePlanner, GroupsGoToThePlansThatSendToAGroup)
+{
+    const WanTopology topology = Triangle();
+    // Round 0: {a, b} and c alone; round 1: every city.
+    const CliqueSchedule schedule(3, {{{0, 1}, {2}}, {{0, 1, 2}}});
+    ExchangePlanner planner(topology,
+                            schedule,
+                            MakeConfig(CapabilityMode::MULTICAST, 100000, 0, 8));
+    const Ipv4Address g0("239.1.0.1");
+    const Ipv4Address g1("239.1.1.1");
+    std::vector<ExchangePlan> plans = planner.GetPlans(0);
+    ExchangePlanner::AssignGroups(plans, {g0, g1});
+    EXPECT_EQ(plans[0].group, g0);
+    EXPECT_EQ(plans[1].group, g1);
+    // A city alone sends to no group: any address will do.
+    std::vector<ExchangePlan> alone = planner.GetPlans(2);
+    ExchangePlanner::AssignGroups(alone, {Ipv4Address(), g1});
+    EXPECT_EQ(alone[0].group, Ipv4Address());
+    EXPECT_EQ(alone[1].group, g1);
+
+    try
+    {
+        ExchangePlanner::AssignGroups(plans, {g0});
+        ADD_FAILURE() << "one group for two rounds was accepted";
+    }
+    catch (const WanConfigError& error)
+    {
+        EXPECT_EQ(error.GetField(), "groups");
+        EXPECT_EQ(error.GetReason(),
+                  "mode 'multicast' needs one multicast group per schedule round, got 1 for 2 "
+                  "rounds");
+    }
+    try
+    {
+        ExchangePlanner::AssignGroups(plans, {g0, Ipv4Address("10.0.0.1")});
+        ADD_FAILURE() << "a unicast address was accepted as a group";
+    }
+    catch (const WanConfigError& error)
+    {
+        EXPECT_EQ(error.GetField(), "groups");
+        EXPECT_EQ(error.GetReason(),
+                  "the group of schedule round 1, 10.0.0.1, is not a multicast address");
+    }
+    // Unicast plans take no group.
+    ExchangePlanner unicast(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 100000, 0, 8));
+    std::vector<ExchangePlan> direct = unicast.GetPlans(0);
+    ExchangePlanner::AssignGroups(direct, {});
+    EXPECT_EQ(direct[0].group, Ipv4Address());
+}

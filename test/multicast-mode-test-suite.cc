@@ -157,7 +157,7 @@ MulticastTreeTestCase::DoRun()
                                       true,
                                       "the tree of " << topology.GetCity(source).id << " in round "
                                                      << r << " is the union of its routes");
-                const uint32_t chunks = run.GetApp(source)->GetChunkCount(r);
+                const uint32_t chunks = run.GetApp(source)->GetPlan(r).chunkCount;
                 for (uint32_t k = 0; k < chunks; ++k)
                 {
                     for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)

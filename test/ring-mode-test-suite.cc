@@ -273,7 +273,7 @@ RingExactTestCase::DoRun()
             RingLayout layout(topology, clique, config.modelBytes);
             const uint32_t k = layout.Size();
             NS_TEST_ASSERT_MSG_GT_OR_EQ(layout.chunkCount, k, "every segment has a chunk");
-            NS_TEST_EXPECT_MSG_EQ(run.GetApp(clique[0])->GetChunkCount(r),
+            NS_TEST_EXPECT_MSG_EQ(run.GetApp(clique[0])->GetPlan(r).chunkCount,
                                   layout.chunkCount,
                                   "the clique's chunking");
             for (uint32_t t = 0; t < k; ++t)
@@ -546,7 +546,7 @@ RingStepTraceTestCase::DoRun()
                 }
                 RingLayout layout(topology, clique, modelBytes);
                 const uint32_t k = layout.Size();
-                NS_TEST_EXPECT_MSG_EQ(run.GetApp(clique[0])->GetChunkBytes(r),
+                NS_TEST_EXPECT_MSG_EQ(run.GetApp(clique[0])->GetPlan(r).chunkBytes,
                                       layout.chunkBytes,
                                       "S = " << modelBytes << ", round " << r
                                              << ": the clique's chunk size");

@@ -564,7 +564,7 @@ TrainingReferenceStreamsTestCase::DoRun()
             {
                 for (const CliqueSchedule::Clique& clique : rounds[r])
                 {
-                    NS_TEST_ASSERT_MSG_EQ(run.GetApp(clique[0])->GetChunkCount(r),
+                    NS_TEST_ASSERT_MSG_EQ(run.GetApp(clique[0])->GetPlan(r).chunkCount,
                                           (clique.size() >= 2 ? ringChunks : 0),
                                           name << ", round " << r << ": " << ringChunks
                                                << " chunks");

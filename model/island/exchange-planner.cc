@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <bitset>
 #include <limits>
+#include <sstream>
 #include <string>
 
 namespace ns3
@@ -365,6 +366,37 @@ ExchangePlanner::MakeViewPlan(const ExchangePlan& base,
         }
     }
     return plan;
+}
+
+void
+ExchangePlanner::AssignGroups(std::vector<ExchangePlan>& plans,
+                              const std::vector<Ipv4Address>& groups)
+{
+    for (uint32_t sr = 0; sr < plans.size(); ++sr)
+    {
+        ExchangePlan& plan = plans[sr];
+        if (!plan.SendsToGroup())
+        {
+            continue;
+        }
+        if (groups.size() != plans.size())
+        {
+            throw WanConfigError("groups",
+                                 "mode '" + CapabilityModeToString(plan.mode) +
+                                     "' needs one multicast group per schedule round, got " +
+                                     std::to_string(groups.size()) + " for " +
+                                     std::to_string(plans.size()) + " rounds");
+        }
+        if (!groups[sr].IsMulticast())
+        {
+            std::ostringstream group;
+            group << groups[sr];
+            throw WanConfigError("groups",
+                                 "the group of schedule round " + std::to_string(sr) + ", " +
+                                     group.str() + ", is not a multicast address");
+        }
+        plan.group = groups[sr];
+    }
 }
 
 } // namespace ns3

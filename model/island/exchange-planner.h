@@ -77,6 +77,15 @@ class ExchangePlanner
      */
     std::vector<ExchangePlan> GetPlans(uint32_t island) const;
     /**
+     * @brief Give an island's plans the multicast groups it sends to.
+     * @param plans the island's plan of every schedule round (GetPlans)
+     * @param groups its group per schedule round (any address where it does not send to one)
+     * @throws WanConfigError (field `groups`) when a plan that sends to a group (multicast and
+     *         both) has no group, or a group that is not a multicast address
+     */
+    static void AssignGroups(std::vector<ExchangePlan>& plans,
+                             const std::vector<Ipv4Address>& groups);
+    /**
      * @brief Plan every island in every schedule round (round by round, clique by clique).
      * @throws WanConfigError as GetPlan, for the first plan that fails
      */

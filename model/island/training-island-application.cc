@@ -263,12 +263,6 @@ TrainingIslandApplication::SetMulticastGroups(std::vector<Ipv4Address> groups, u
     m_multicastTtl = ttl;
 }
 
-Ipv4Address
-TrainingIslandApplication::GetMulticastGroup(uint32_t round) const
-{
-    return GetPlan(round).group;
-}
-
 uint32_t
 TrainingIslandApplication::GetIsland() const
 {
@@ -328,48 +322,6 @@ int
 TrainingIslandApplication::GetModeValue() const
 {
     return static_cast<int>(m_mode);
-}
-
-uint32_t
-TrainingIslandApplication::GetCliqueOf(uint32_t round) const
-{
-    return GetPlan(round).clique;
-}
-
-uint32_t
-TrainingIslandApplication::GetChunkBytes(uint32_t round) const
-{
-    return GetPlan(round).chunkBytes;
-}
-
-uint32_t
-TrainingIslandApplication::GetChunkCount(uint32_t round) const
-{
-    return GetPlan(round).chunkCount;
-}
-
-double
-TrainingIslandApplication::GetStreamRateBps(uint32_t round, uint32_t destination) const
-{
-    const ExchangePlan& plan = GetPlan(round);
-    auto it = plan.sendRateBps.find(destination);
-    NS_ABORT_MSG_IF(it == plan.sendRateBps.end(),
-                    "TrainingIslandApplication::GetStreamRateBps: island "
-                        << destination << " is not in the clique of island " << m_island
-                        << " in round " << round);
-    return it->second;
-}
-
-double
-TrainingIslandApplication::GetReceiveRateBps(uint32_t round, uint32_t source) const
-{
-    const ExchangePlan& plan = GetPlan(round);
-    auto it = plan.recvRateBps.find(source);
-    NS_ABORT_MSG_IF(it == plan.recvRateBps.end(),
-                    "TrainingIslandApplication::GetReceiveRateBps: island "
-                        << source << " is not in the clique of island " << m_island << " in round "
-                        << round);
-    return it->second;
 }
 
 uint64_t
@@ -458,29 +410,12 @@ TrainingIslandApplication::BuildPlans()
     {
         m_planner = std::make_unique<ExchangePlanner>(*m_topology, *m_schedule, config);
         plans = m_planner->GetPlans(m_island);
+        // Groups come from SetMulticastGroups (TrainingHelper::SetMulticast does it).
+        ExchangePlanner::AssignGroups(plans, m_groups);
     }
     catch (const WanConfigError& error)
     {
         NS_FATAL_ERROR("TrainingIslandApplication (" << id << "): " << error.what());
-    }
-    for (uint32_t sr = 0; sr < plans.size(); ++sr)
-    {
-        ExchangePlan& plan = plans[sr];
-        if (!plan.SendsToGroup())
-        {
-            continue;
-        }
-        NS_ABORT_MSG_IF(m_groups.size() != m_schedule->GetNRounds(),
-                        "TrainingIslandApplication ("
-                            << id << "): mode '" << CapabilityModeToString(plan.mode)
-                            << "' needs one multicast group per schedule round "
-                               "(SetMulticastGroups; TrainingHelper::SetMulticast does it), got "
-                            << m_groups.size() << " for " << m_schedule->GetNRounds() << " rounds");
-        plan.group = m_groups[sr];
-        NS_ABORT_MSG_UNLESS(plan.group.IsMulticast(),
-                            "TrainingIslandApplication (" << id << "): the group of schedule round "
-                                                          << sr << ", " << plan.group
-                                                          << ", is not a multicast address");
     }
     m_membership = std::make_unique<CliqueMembership>(m_island,
                                                       m_jobId,

@@ -124,36 +124,15 @@ class TrainingIslandApplication : public Application
     /** @return the capability mode */
     CapabilityMode GetMode() const;
     /**
-     * @param round a round (0 <= round < Rounds)
-     * @return the clique index of this island in that round, or CliqueSchedule::IDLE
+     * @brief What the island does in a round: its clique and the clique's algorithm, the
+     * chunking (ExchangePlan::chunkBytes, chunkCount), the pacing rates toward and from each
+     * member (sendRateBps, recvRateBps; the multicast stream's groupRateBps), the group it sends
+     * to (multicast and both) and the ring; after an exclusion, the view of the members left.
+     * @param round a round (0 <= round < Rounds); the plans are built when the application
+     *        starts
+     * @return the plan of the round
      */
-    uint32_t GetCliqueOf(uint32_t round) const;
-    /**
-     * @param round a round
-     * @return the model bytes per chunk of this island's clique in that round (0 when idle)
-     */
-    uint32_t GetChunkBytes(uint32_t round) const;
-    /**
-     * @param round a round
-     * @return the number of chunks of a contribution in that round (0 when idle)
-     */
-    uint32_t GetChunkCount(uint32_t round) const;
-    /**
-     * @param round a round
-     * @param destination another member of this island's clique in that round (ring mode: the
-     *        island's successor, the only member it sends to)
-     * @return the pacing rate of the stream toward it, in bit/s on the wire (multicast and both
-     *         modes: the rate of the island's one stream, which reaches every member; ring mode:
-     *         the rate of every step toward the successor)
-     */
-    double GetStreamRateBps(uint32_t round, uint32_t destination) const;
-    /**
-     * @param round a round
-     * @param source another member of this island's clique in that round (ring mode: the
-     *        island's predecessor, the only member it receives from)
-     * @return the pacing rate of the source's stream toward this island, in bit/s on the wire
-     */
-    double GetReceiveRateBps(uint32_t round, uint32_t source) const;
+    const ExchangePlan& GetPlan(uint32_t round) const;
     /**
      * @brief The ring step of a chunk (ring mode), from its sender's place on the ring, its
      * contributor bitmap and its chunk index (see the class description).
@@ -163,12 +142,6 @@ class TrainingIslandApplication : public Application
      *         mode is not ring or the header is no chunk of a step of that ring
      */
     uint32_t GetRingStep(const IslandSyncHeader& header) const;
-    /**
-     * @param round a round
-     * @return the group this island sends to in that round (multicast and both modes), or
-     *         Ipv4Address() when it sends none
-     */
-    Ipv4Address GetMulticastGroup(uint32_t round) const;
 
     /** @return chunks sent, first transmissions and repairs (a multicast send counts once) */
     uint64_t GetChunksSent() const;
@@ -328,11 +301,6 @@ class TrainingIslandApplication : public Application
 
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
-    /**
-     * @param round a round
-     * @return the plan of the round: its schedule round's, or the view after exclusions
-     */
-    const ExchangePlan& GetPlan(uint32_t round) const;
     /**
      * @brief Give up the current round: keep the parameters, fire RoundAbandoned and start the
      * next round (the send side of the round still serves repairs).
