@@ -36,6 +36,8 @@ namespace
 constexpr uint32_t CHUNKS_4MB = 446;
 /** Chunks of a 64 MB contribution. */
 constexpr uint32_t CHUNKS_64MB = 7480;
+/** Chunks a sender pops between a loss and the NACK of it arriving. */
+constexpr uint32_t NACK_DELAY = 16;
 /** Most ranges a NACK carries. */
 constexpr uint32_t MAX_NACK_RANGES = 64;
 
@@ -141,13 +143,27 @@ class IclRangeSet
 };
 
 /**
- * @param chunks chunks of a stream
- * @param lossPercent share of them lost on the first pass
- * @return per chunk, whether its first transmission is lost (fixed seed)
+ * @brief Report the time of one operation as the counter ns_per_op.
+ * @param state the benchmark state
+ * @param ops operations done over every iteration
+ */
+void
+ReportNsPerOp(benchmark::State& state, uint64_t ops)
+{
+    state.counters["ns_per_op"] =
+        benchmark::Counter(static_cast<double>(ops) * 1e-9,
+                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+}
+
+/**
+ * @param state a range-set benchmark's state (range(0): chunks, range(1): loss percent)
+ * @return per chunk of the stream, whether its first transmission is lost (fixed seed)
  */
 std::vector<bool>
-LossPattern(uint32_t chunks, uint32_t lossPercent)
+LossPattern(const benchmark::State& state)
 {
+    const auto chunks = static_cast<uint32_t>(state.range(0));
+    const auto lossPercent = static_cast<uint32_t>(state.range(1));
     std::mt19937 rng(1);
     std::uniform_int_distribution<uint32_t> percent(0, 99);
     std::vector<bool> lost(chunks);
@@ -168,8 +184,8 @@ template <class Set>
 void
 BM_RangeSetReceive(benchmark::State& state)
 {
-    const auto chunks = static_cast<uint32_t>(state.range(0));
-    const std::vector<bool> lost = LossPattern(chunks, static_cast<uint32_t>(state.range(1)));
+    const std::vector<bool> lost = LossPattern(state);
+    const auto chunks = static_cast<uint32_t>(lost.size());
     uint64_t ops = 0;
     for (auto _ : state)
     {
@@ -201,9 +217,7 @@ BM_RangeSetReceive(benchmark::State& state)
         }
         benchmark::DoNotOptimize(complete);
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /**
@@ -216,30 +230,26 @@ template <class Set>
 void
 BM_RangeSetSend(benchmark::State& state)
 {
-    const auto chunks = static_cast<uint32_t>(state.range(0));
-    const std::vector<bool> lost = LossPattern(chunks, static_cast<uint32_t>(state.range(1)));
-    constexpr uint32_t NACK_DELAY = 16;
+    const std::vector<bool> lost = LossPattern(state);
     uint64_t ops = 0;
     for (auto _ : state)
     {
         Set pending;
-        pending.Insert(0, chunks);
+        pending.Insert(0, static_cast<uint32_t>(lost.size()));
         uint32_t sent = 0;
         while (!pending.IsEmpty())
         {
             uint32_t chunk = pending.PopFront();
             ++sent;
             ++ops;
-            if (sent >= NACK_DELAY && sent - NACK_DELAY < chunks && lost[sent - NACK_DELAY])
+            if (sent >= NACK_DELAY && sent - NACK_DELAY < lost.size() && lost[sent - NACK_DELAY])
             {
                 pending.Insert(sent - NACK_DELAY, sent - NACK_DELAY + 1);
             }
             benchmark::DoNotOptimize(chunk);
         }
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /**
@@ -274,9 +284,7 @@ BM_RangeSetClose(benchmark::State& state)
             ++ops;
         }
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /** What a round's map holds per key: a stream (large, and address-stable in ns-3 events). */
@@ -366,9 +374,7 @@ BM_StreamMapFind(benchmark::State& state)
         benchmark::DoNotOptimize(sum);
         ops += lookups.size();
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /**
@@ -390,9 +396,7 @@ BM_StreamMapScan(benchmark::State& state)
         benchmark::DoNotOptimize(any);
         ++ops;
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /** The FPGA's expectations: job -> per schedule round, clique -> contributor bitmap. */
@@ -435,9 +439,7 @@ BM_ExpectationsFind(benchmark::State& state)
         benchmark::DoNotOptimize(sum);
         ops += 4096;
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /** (job, round, clique): the key of the FPGA's closed chunks. */
@@ -474,9 +476,7 @@ BM_ClosedStreams(benchmark::State& state)
         }
         ops += CHUNKS_4MB;
     }
-    state.counters["ns_per_op"] =
-        benchmark::Counter(static_cast<double>(ops) * 1e-9,
-                           benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+    ReportNsPerOp(state, ops);
 }
 
 /** std::map with the two parameters the aliases above pass. */
