@@ -42,7 +42,7 @@ ChunkRangeSet::Insert(uint32_t begin, uint32_t end)
             if (it == m_ranges.end() || it->first > end)
             {
                 // The common case (chunks arrive in order): the interval grows at its end,
-                // in place, without a new map node.
+                // in place.
                 if (end > prev->second)
                 {
                     m_count += end - prev->second;
@@ -62,7 +62,7 @@ ChunkRangeSet::Insert(uint32_t begin, uint32_t end)
         m_count -= it->second - it->first;
         it = m_ranges.erase(it);
     }
-    m_ranges.emplace(newBegin, newEnd);
+    m_ranges.emplace_hint(it, newBegin, newEnd);
     m_count += newEnd - newBegin;
 }
 
@@ -114,10 +114,10 @@ ChunkRangeSet::PopFront()
     uint32_t index = it->first;
     if (index + 1 < it->second)
     {
-        // Re-key the first interval's node rather than free it and allocate another.
-        auto node = m_ranges.extract(it);
-        node.key() = index + 1;
-        m_ranges.insert(m_ranges.begin(), std::move(node));
+        // Shrink the first interval in place: its new begin stays below its end, so below
+        // every later interval, and the order holds (flat_map's value_type is a plain
+        // std::pair, whose key may be written).
+        it->first = index + 1;
     }
     else
     {

@@ -7,8 +7,8 @@
 #ifndef CHUNK_RANGE_SET_H
 #define CHUNK_RANGE_SET_H
 
+#include <boost/container/flat_map.hpp>
 #include <cstdint>
-#include <map>
 #include <utility>
 #include <vector>
 
@@ -22,7 +22,10 @@ namespace ns3
  * The transport tracks which chunks of a stream are held, and which are still to be sent,
  * with this set: its memory grows with the number of gaps (losses), not with the number of
  * chunks, so a 1 GB model of about 112k chunks costs a few intervals when nothing is lost.
- * Adjacent and overlapping intervals are merged on insertion.
+ * Adjacent and overlapping intervals are merged on insertion. The intervals are kept in a
+ * boost::container::flat_map (a sorted vector): a stream holds few of them, and the per-chunk
+ * operations (extend the last interval, pop the first, find the one holding an index) then touch
+ * one contiguous array and allocate nothing (benchmarks/README.md, "Containers").
  */
 class ChunkRangeSet
 {
@@ -88,8 +91,9 @@ class ChunkRangeSet
     void Clear();
 
   private:
-    std::map<uint32_t, uint32_t> m_ranges; //!< begin -> end of disjoint, non-adjacent intervals
-    uint64_t m_count{0};                   //!< number of indices held
+    boost::container::flat_map<uint32_t, uint32_t>
+        m_ranges;        //!< begin -> end of disjoint, non-adjacent intervals
+    uint64_t m_count{0}; //!< number of indices held
 };
 
 } // namespace ns3
