@@ -30,6 +30,14 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingIslandExchange");
 
 NS_OBJECT_ENSURE_REGISTERED(IslandExchange);
 
+namespace
+{
+
+/** The receive streams of an exchange without a receive side. */
+const std::map<uint32_t, ReceiveStream> NO_STREAMS;
+
+} // namespace
+
 TypeId
 IslandExchange::GetTypeId()
 {
@@ -648,9 +656,7 @@ IslandExchange::Describe() const
              << ")";
         waits.push_back(wait.str());
     }
-    for (const auto& [key, stream] : m_rx ? m_rx->streams
-                                          : static_cast<const std::map<uint32_t, ReceiveStream>&>(
-                                                std::map<uint32_t, ReceiveStream>()))
+    for (const auto& [key, stream] : m_rx ? m_rx->streams : NO_STREAMS)
     {
         if (stream.IsStarted() && !stream.IsComplete())
         {
