@@ -195,11 +195,9 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode
     const bool ring = mode == CapabilityMode::RING;
     for (const CliqueSchedule::Clique& clique : round)
     {
-        if (!ring)
-        {
-            cost.latencyS =
-                std::max(cost.latencyS, m_links.GetCliqueLatencyMs(clique, mode) / 1000.0);
-        }
+        // A ring has no latency term of its own: its recursion below times it.
+        cost.latencyS =
+            ring ? 0.0 : std::max(cost.latencyS, m_links.GetCliqueLatencyMs(clique, mode) / 1000.0);
     }
     std::vector<double> linkS(cost.loads.size(), 0.0);
     for (uint32_t d = 0; d < cost.loads.size(); ++d)
