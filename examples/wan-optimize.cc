@@ -202,8 +202,24 @@ main(int argc, char* argv[])
             const ScheduleMetrics::RoundCost& c = e.rounds[r];
             std::cout << "  round " << r << ": " << RoundText(topology, result.schedule.GetRound(r))
                       << "\n    T_r " << SecondsText(c.roundS) << ", T_comm "
-                      << SecondsText(c.commS) << " = latency " << SecondsText(c.latencyS)
-                      << " + bottleneck " << SecondsText(c.bottleneckS);
+                      << SecondsText(c.commS);
+            if (c.criticalPath.empty())
+            {
+                std::cout << " = latency " << SecondsText(c.latencyS) << " + bottleneck "
+                          << SecondsText(c.bottleneckS);
+            }
+            else
+            {
+                // A ring: its step recursion's critical hop chain, then the busiest link.
+                std::cout << " = ring chain";
+                for (size_t i = 0; i < c.criticalPath.size(); ++i)
+                {
+                    std::cout << (i ? ">" : " ") << topology.GetCity(c.criticalPath[i]).id;
+                }
+                std::cout << " latency " << SecondsText(c.chainLatencyS) << " + steps "
+                          << SecondsText(c.commS - c.chainLatencyS) << "; busiest link "
+                          << SecondsText(c.bottleneckS);
+            }
             if (c.bottleneckS > 0)
             {
                 std::cout << " on " << topology.GetDirectedLinkName(c.bottleneckLink) << " ("

@@ -94,56 +94,11 @@ ExperimentReport::RelativeDifference(double simulated, double predicted)
     return (simulated - predicted) / predicted;
 }
 
-double
-ExperimentReport::RingChainLatencyS(const std::vector<uint32_t>& order) const
-{
-    const size_t k = order.size();
-    double longest = 0;
-    for (size_t start = 0; k >= 2 && start < k; ++start)
-    {
-        double chain = 0;
-        for (size_t s = 0; s < 2 * (k - 1); ++s)
-        {
-            uint32_t from = order[(start + s) % k];
-            uint32_t to = order[(start + s + 1) % k];
-            chain += m_topology.GetRoute(from, to).latencyMs / 1e3;
-        }
-        longest = std::max(longest, chain);
-    }
-    return longest;
-}
-
 std::string
 ExperimentReport::ExplainDifference(const TrainingExperiment::ModeOutcome& o,
                                     double difference) const
 {
     std::vector<std::string> reasons;
-    if (o.mode == CapabilityMode::RING && difference < 0)
-    {
-        // The model charges 2(k-1) x the largest hop latency (doc/schedule-model.rst); the
-        // ring's critical path is a chain of 2(k-1) consecutive hops, shorter when the hop
-        // latencies differ.
-        LinkLoadModel loads(m_topology);
-        double model = 0;
-        double chain = 0;
-        for (const auto& round : o.evaluation.rounds)
-        {
-            model = std::max(model, round.latencyS);
-        }
-        for (const auto& round : o.schedule.GetRounds())
-        {
-            for (const auto& clique : round)
-            {
-                chain = std::max(chain, RingChainLatencyS(loads.GetRingOrder(clique)));
-            }
-        }
-        reasons.push_back(
-            "the schedule model's ring latency, 2(k-1) x the largest hop latency (up to " +
-            Format(model * 1e3, 3) +
-            " ms), bounds the ring's critical path from above: the longest chain "
-            "of 2(k-1) consecutive hops is " +
-            Format(chain * 1e3, 3) + " ms on this topology");
-    }
     if (o.errorDrops > 0 || o.repairs > 0)
     {
         reasons.push_back(std::to_string(o.errorDrops) + " packets lost on WAN links, " +
@@ -165,7 +120,9 @@ ExperimentReport::ExplainDifference(const TrainingExperiment::ModeOutcome& o,
     double maxBandwidth = 0;
     for (const auto& round : o.evaluation.rounds)
     {
-        maxLatency = std::max(maxLatency, round.latencyS);
+        // A ring's latency is its critical chain's (its latencyS also holds step waits).
+        maxLatency =
+            std::max(maxLatency, round.criticalPath.empty() ? round.latencyS : round.chainLatencyS);
         maxBandwidth = std::max(maxBandwidth, round.bottleneckS);
     }
     if (difference > 0 && maxLatency > m_computeS)
@@ -196,14 +153,30 @@ ExperimentReport::DescribeBinding(const TrainingExperiment::Result& result) cons
     std::ostringstream table;
     table
         << "\nWhat binds (schedule model): per schedule round, the largest latency inside a clique "
-           "and the busiest directed link with its streams (units of S)\n";
+           "and the busiest directed link with its streams (units of S); for a ring, the critical "
+           "hop chain of its step recursion (its hop latencies, then its steps) and the busiest "
+           "link\n";
     for (const TrainingExperiment::ModeOutcome& o : result.modes)
     {
         table << "  " << std::left << std::setw(12) << CapabilityModeToString(o.mode) << std::right;
         for (size_t r = 0; r < o.evaluation.rounds.size(); ++r)
         {
             const auto& cost = o.evaluation.rounds[r];
-            table << (r ? " | " : "") << "lat " << Format(cost.latencyS * 1e3, 3) << " ms + ";
+            table << (r ? " | " : "");
+            if (cost.criticalPath.empty())
+            {
+                table << "lat " << Format(cost.latencyS * 1e3, 3) << " ms + ";
+            }
+            else
+            {
+                table << "chain ";
+                for (size_t i = 0; i < cost.criticalPath.size(); ++i)
+                {
+                    table << (i ? ">" : "") << m_topology.GetCity(cost.criticalPath[i]).id;
+                }
+                table << " " << Format(cost.chainLatencyS * 1e3, 3) << " ms + steps "
+                      << Format((cost.commS - cost.chainLatencyS) * 1e3, 3) << " ms; busiest ";
+            }
             if (cost.commS > 0)
             {
                 table << Format(cost.bottleneckS * 1e3, 3) << " ms on "

@@ -92,13 +92,6 @@ class ExperimentReport
 
   private:
     /**
-     * @param order the clique in ring order (LinkLoadModel::GetRingOrder)
-     * @return the latency of a step-synchronous ring's critical path: the longest chain of
-     *         2(k-1) consecutive hops (0 for fewer than two members)
-     */
-    double RingChainLatencyS(const std::vector<uint32_t>& order) const;
-
-    /**
      * @param o a mode's outcome
      * @param difference (simulated - predicted) / predicted round time
      * @return why the simulated round time differs from the prediction, from the run's own

@@ -155,12 +155,17 @@ class LinkLoadModel
     uint32_t GetTreeRoot(const CliqueSchedule::Clique& clique) const;
 
     /**
-     * @brief Lat(C) of doc/schedule-model.rst, "Time" (for a ring, the bound of "The ring").
+     * @brief Lat(C) of doc/schedule-model.rst, "Time".
+     *
+     * A ring has no latency term of its own: ScheduleMetrics times it by the step recursion of
+     * "The ring". For a ring this returns 2(k-1) x the largest hop latency, an upper bound of
+     * the latency on the recursion's critical chain (2(k-1) hops at most), kept as that bound
+     * only; it is not the ring's time.
      * @param clique the member islands
      * @param mode the capability mode
      * @return the clique's latency term in ms: the largest route latency inside the clique;
-     * ring: 2(k-1) x the largest hop latency; tree: largest latency into the root + largest out
-     * of it; 0 for a clique of fewer than two members
+     * ring: the bound 2(k-1) x the largest hop latency; tree: largest latency into the root +
+     * largest out of it; 0 for a clique of fewer than two members
      */
     double GetCliqueLatencyMs(const CliqueSchedule::Clique& clique, CapabilityMode mode) const;
 

@@ -102,25 +102,143 @@ ScheduleMetrics::GetRoundTime(double commS) const
     return m_settings.overlap ? std::max(m_settings.computeS, commS) : m_settings.computeS + commS;
 }
 
+ScheduleMetrics::RingHops
+ScheduleMetrics::GetRingHops(const CliqueSchedule::Clique& clique) const
+{
+    RingHops hops;
+    hops.order = m_links.GetRingOrder(clique);
+    const uint32_t k = hops.order.size();
+    for (uint32_t t = 0; k >= 2 && t < k; ++t)
+    {
+        const uint32_t from = hops.order[t];
+        const uint32_t to = hops.order[(t + 1) % k];
+        hops.latencyS.push_back(m_links.GetRouteLatencyMs(from, to) / 1000.0);
+        hops.links.push_back(m_links.GetTopology().GetRoute(from, to).links);
+    }
+    return hops;
+}
+
+ScheduleMetrics::RingTime
+ScheduleMetrics::SolveRingSteps(const std::vector<double>& hopLatencyS,
+                                const std::vector<double>& stepS)
+{
+    NS_ABORT_MSG_IF(hopLatencyS.size() != stepS.size(),
+                    "SolveRingSteps: one step time per hop is needed");
+    const uint32_t k = hopLatencyS.size();
+    RingTime ring;
+    if (k < 2)
+    {
+        return ring;
+    }
+    const uint32_t steps = 2 * (k - 1);
+    // f[s][t] = F(t, s), the time hop t has sent step s.
+    std::vector<std::vector<double>> f(steps, std::vector<double>(k, 0.0));
+    f[0] = stepS;
+    for (uint32_t s = 1; s < steps; ++s)
+    {
+        for (uint32_t t = 0; t < k; ++t)
+        {
+            const uint32_t before = (t + k - 1) % k;
+            f[s][t] = std::max(f[s - 1][t], f[s - 1][before] + hopLatencyS[before]) + stepS[t];
+        }
+    }
+    uint32_t last = 0;
+    for (uint32_t t = 0; t < k; ++t)
+    {
+        const double arrival = f[steps - 1][t] + hopLatencyS[t];
+        if (arrival > ring.timeS)
+        {
+            ring.timeS = arrival;
+            last = t;
+        }
+    }
+    // Trace the chain back: from (t, s) to the predecessor's step s-1 when that is what hop t
+    // waited for (a hop latency on the chain), else to its own step s-1.
+    uint32_t t = last;
+    ring.firstHop = t;
+    ring.hops = 1;
+    ring.chainLatencyS = hopLatencyS[t];
+    for (uint32_t s = steps - 1; s > 0; --s)
+    {
+        const uint32_t before = (t + k - 1) % k;
+        if (f[s - 1][before] + hopLatencyS[before] >= f[s - 1][t])
+        {
+            t = before;
+            ring.firstHop = t;
+            ++ring.hops;
+            ring.chainLatencyS += hopLatencyS[t];
+        }
+    }
+    return ring;
+}
+
+ScheduleMetrics::RingTime
+ScheduleMetrics::GetRingTime(const RingHops& hops, const std::vector<double>& linkS)
+{
+    const uint32_t k = hops.latencyS.size();
+    std::vector<double> stepS(k, 0.0);
+    for (uint32_t t = 0; t < k; ++t)
+    {
+        for (uint32_t d : hops.links[t])
+        {
+            stepS[t] = std::max(stepS[t], linkS[d] / (2.0 * (k - 1)));
+        }
+    }
+    return SolveRingSteps(hops.latencyS, stepS);
+}
+
 ScheduleMetrics::RoundCost
 ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const
 {
     RoundCost cost;
     cost.loads = m_links.GetRoundLoads(round, mode);
+    const bool ring = mode == CapabilityMode::RING;
     for (const CliqueSchedule::Clique& clique : round)
     {
-        cost.latencyS = std::max(cost.latencyS, m_links.GetCliqueLatencyMs(clique, mode) / 1000.0);
+        // A ring has no latency term of its own: its recursion below times it.
+        cost.latencyS =
+            ring ? 0.0 : std::max(cost.latencyS, m_links.GetCliqueLatencyMs(clique, mode) / 1000.0);
     }
+    std::vector<double> linkS(cost.loads.size(), 0.0);
     for (uint32_t d = 0; d < cost.loads.size(); ++d)
     {
         double seconds = 8.0 * m_settings.modelBytes * cost.loads[d] / m_capacityBps[d];
+        linkS[d] = seconds;
         if (seconds > cost.bottleneckS)
         {
             cost.bottleneckS = seconds;
             cost.bottleneckLink = d;
         }
     }
-    cost.commS = cost.latencyS + cost.bottleneckS;
+    if (ring)
+    {
+        // The largest T_ring of the round's cliques, each under the round's loads.
+        for (const CliqueSchedule::Clique& clique : round)
+        {
+            if (clique.size() < 2)
+            {
+                continue;
+            }
+            RingHops hops = GetRingHops(clique);
+            RingTime time = GetRingTime(hops, linkS);
+            if (time.timeS > cost.commS)
+            {
+                cost.commS = time.timeS;
+                cost.chainLatencyS = time.chainLatencyS;
+                cost.criticalPath.clear();
+                for (uint32_t i = 0; i <= time.hops; ++i)
+                {
+                    cost.criticalPath.push_back(
+                        hops.order[(time.firstHop + i) % hops.order.size()]);
+                }
+            }
+        }
+        cost.latencyS = cost.commS - cost.bottleneckS;
+    }
+    else
+    {
+        cost.commS = cost.latencyS + cost.bottleneckS;
+    }
     cost.roundS = GetRoundTime(cost.commS);
     return cost;
 }

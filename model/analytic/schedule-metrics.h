@@ -26,10 +26,11 @@ namespace ns3
  *
  * Time: T_comm(r) = max over cliques of Lat(C) + max over directed links of
  * 8 S n_l(r) / (capacity_l x 1e9), with n_l(r) from LinkLoadModel; a round of singletons costs
- * nothing. T_r = tau_c + T_comm(r), or max(tau_c, T_comm(r)) with overlap. One formula serves
- * every mode: a ring's Lat(C) is LinkLoadModel's bound 2(k-1) x its largest hop latency, not the
- * step recursion of doc/schedule-model.rst, "The ring", and overlap changes T_r only, not the
- * form of Xi ("Xi under overlap" there is not implemented).
+ * nothing. A round of rings instead costs the largest T_ring(C), the step recursion of
+ * doc/schedule-model.rst, "The ring" (SolveRingSteps), with every hop's step time taken from
+ * the round's loads (GetRingTime). T_r = tau_c + T_comm(r), or max(tau_c, T_comm(r)) with
+ * overlap; overlap changes T_r only, not the form of Xi ("Xi under overlap" there is not
+ * implemented).
  *
  * Information exchange: the round matrices W_r (block averaging), the period product
  * Phi = W_P ... W_1, rho = ||Phi - J||_2, rho_rand = lambda_max(mean_r W_r - J), T_eps / R_eps,
@@ -57,15 +58,41 @@ class ScheduleMetrics
         double eps{1e-3};     //!< the target of T_eps, in (0, 1)
     };
 
-    /** The cost of one round. */
+    /**
+     * The cost of one round. Latency and bandwidth separate for every mode but the ring:
+     * commS = latencyS + bottleneckS. A ring's steps interleave waits and transfers, so for a
+     * ring latencyS is what its recursion adds to the busiest link's time, commS - bottleneckS
+     * (never negative: the busiest link lies on a hop whose 2(k-1) steps alone take that long),
+     * and criticalPath / chainLatencyS describe the chain of hops that T_comm follows.
+     */
     struct RoundCost
     {
-        double commS{0};            //!< T_comm(r)
-        double roundS{0};           //!< T_r
-        double latencyS{0};         //!< the largest Lat(C) of the round
-        double bottleneckS{0};      //!< the largest 8 S n_l / capacity
-        uint32_t bottleneckLink{0}; //!< the directed link of bottleneckS (0 when idle)
-        std::vector<double> loads;  //!< n_l(r), streams per directed link
+        double commS{0};                    //!< T_comm(r)
+        double roundS{0};                   //!< T_r
+        double latencyS{0};                 //!< the largest Lat(C); ring: commS - bottleneckS
+        double bottleneckS{0};              //!< the largest 8 S n_l / capacity
+        uint32_t bottleneckLink{0};         //!< the directed link of bottleneckS (0 when idle)
+        std::vector<double> loads;          //!< n_l(r), streams per directed link
+        std::vector<uint32_t> criticalPath; //!< ring: cities of the critical hop chain, in
+                                            //!< time order (empty otherwise or when idle)
+        double chainLatencyS{0};            //!< ring: the sum of that chain's hop latencies
+    };
+
+    /** The hops of a ring clique in ring order, as the step recursion needs them. */
+    struct RingHops
+    {
+        std::vector<uint32_t> order;              //!< the ring order c_0 ... c_k-1
+        std::vector<double> latencyS;             //!< h_t, latency of route c_t -> c_t+1
+        std::vector<std::vector<uint32_t>> links; //!< the directed links of that route
+    };
+
+    /** T_ring(C) and the critical chain of the step recursion. */
+    struct RingTime
+    {
+        double timeS{0};         //!< T_ring(C), 0 for fewer than two hops
+        uint32_t firstHop{0};    //!< the first hop whose latency the critical chain counts
+        uint32_t hops{0};        //!< hop latencies on the chain: firstHop, firstHop + 1, ...
+        double chainLatencyS{0}; //!< the sum of those latencies
     };
 
     /** Everything the schedule model defines for a schedule under a mode. */
@@ -104,6 +131,35 @@ class ScheduleMetrics
      * @return its loads, T_comm and T_r
      */
     RoundCost GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const;
+
+    /**
+     * @param clique the member islands (two or more)
+     * @return its ring order, hop latencies and hop routes' links
+     */
+    RingHops GetRingHops(const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @brief The ring's step recursion of doc/schedule-model.rst, "The ring".
+     *
+     * F(t, 0) = beta_t, F(t, s) = max(F(t, s-1), F(t-1, s-1) + h_{t-1}) + beta_t for
+     * s = 1 ... 2k-3 (hop indices mod k), T_ring = max_t F(t, 2k-3) + h_t. The critical chain
+     * is traced back from the first hop t that attains the maximum; at a tie between waiting for
+     * the hop's own previous step and for the predecessor's, the chain takes the predecessor.
+     * @param hopLatencyS h_t for each of the k hops (k >= 2; fewer gives a zero time)
+     * @param stepS beta_t, the time hop t takes to send one step
+     * @return T_ring and its critical chain
+     */
+    static RingTime SolveRingSteps(const std::vector<double>& hopLatencyS,
+                                   const std::vector<double>& stepS);
+
+    /**
+     * @brief T_ring(C) under a round's loads: beta_t = max over the links l of hop t's route of
+     * linkS[l] / (2(k-1)), then SolveRingSteps.
+     * @param hops the ring's hops
+     * @param linkS 8 S n_l(r) / (capacity_l x 1e9) per directed link, the round's loads
+     * @return T_ring and its critical chain
+     */
+    static RingTime GetRingTime(const RingHops& hops, const std::vector<double>& linkS);
 
     /**
      * @param commS T_comm of a round

@@ -101,7 +101,7 @@ ScheduleOptimizer::GetCliqueCost(Mask mask)
     {
         return it->second;
     }
-    CliqueCost cost{0, {}};
+    CliqueCost cost{0, {}, {}};
     if (Count(mask) >= 2)
     {
         CliqueSchedule::Clique members;
@@ -113,7 +113,14 @@ ScheduleOptimizer::GetCliqueCost(Mask mask)
             }
         }
         const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
-        cost.latencyS = links.GetCliqueLatencyMs(members, m_mode) / 1000.0;
+        if (m_mode == CapabilityMode::RING)
+        {
+            cost.ring = m_metrics.GetRingHops(members);
+        }
+        else
+        {
+            cost.latencyS = links.GetCliqueLatencyMs(members, m_mode) / 1000.0;
+        }
         std::vector<double> loads = links.GetCliqueLoads(members, m_mode);
         const double bits = 8.0 * m_metrics.GetSettings().modelBytes;
         for (uint32_t d = 0; d < loads.size(); ++d)
@@ -135,6 +142,14 @@ ScheduleOptimizer::GetCommS(const MaskRound& round)
     {
         return it->second;
     }
+    double commS = ComputeCommS(round);
+    m_rounds.emplace(round, commS);
+    return commS;
+}
+
+double
+ScheduleOptimizer::ComputeCommS(const MaskRound& round)
+{
     double latencyS = 0;
     double bottleneckS = 0;
     std::vector<uint32_t> touched;
@@ -152,12 +167,22 @@ ScheduleOptimizer::GetCommS(const MaskRound& round)
             bottleneckS = std::max(bottleneckS, m_scratch[d]);
         }
     }
+    double commS = latencyS + bottleneckS;
+    if (m_mode == CapabilityMode::RING)
+    {
+        // The round's largest T_ring, every ring under the round's per-link seconds.
+        commS = 0;
+        for (Mask clique : round)
+        {
+            commS =
+                std::max(commS,
+                         ScheduleMetrics::GetRingTime(GetCliqueCost(clique).ring, m_scratch).timeS);
+        }
+    }
     for (uint32_t d : touched)
     {
         m_scratch[d] = 0;
     }
-    double commS = latencyS + bottleneckS;
-    m_rounds.emplace(round, commS);
     return commS;
 }
 
@@ -344,29 +369,8 @@ ScheduleOptimizer::BuildPool()
                 std::sort(profile.rbegin(), profile.rend());
                 Canonical(round);
                 // T_comm without the cache: most partitions are looked at only here.
-                double latencyS = 0;
-                double bottleneckS = 0;
-                std::vector<uint32_t> touched;
-                for (Mask clique : round)
-                {
-                    const CliqueCost& cost = GetCliqueCost(clique);
-                    latencyS = std::max(latencyS, cost.latencyS);
-                    for (const auto& [d, seconds] : cost.links)
-                    {
-                        if (m_scratch[d] == 0)
-                        {
-                            touched.push_back(d);
-                        }
-                        m_scratch[d] += seconds;
-                        bottleneckS = std::max(bottleneckS, m_scratch[d]);
-                    }
-                }
-                for (uint32_t d : touched)
-                {
-                    m_scratch[d] = 0;
-                }
                 auto& kept = cheapest[profile];
-                kept.emplace_back(latencyS + bottleneckS, round);
+                kept.emplace_back(ComputeCommS(round), round);
                 std::sort(kept.begin(), kept.end());
                 if (kept.size() > CHEAPEST_PER_PROFILE)
                 {

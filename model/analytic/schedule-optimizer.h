@@ -126,8 +126,9 @@ class ScheduleOptimizer
     /** The cost of one clique, cached. */
     struct CliqueCost
     {
-        double latencyS;                                //!< Lat(C)
+        double latencyS;                                //!< Lat(C) (0 for a ring)
         std::vector<std::pair<uint32_t, double>> links; //!< seconds per loaded directed link
+        ScheduleMetrics::RingHops ring;                 //!< a ring's hops (empty otherwise)
     };
 
     /** A scored schedule. */
@@ -147,6 +148,12 @@ class ScheduleOptimizer
      * @return its T_comm, cached
      */
     double GetCommS(const MaskRound& round);
+    /**
+     * @param round a round
+     * @return its T_comm as ScheduleMetrics::GetRoundCost defines it, from the cached clique
+     * costs (the round itself is not cached)
+     */
+    double ComputeCommS(const MaskRound& round);
     /**
      * @param schedule a schedule
      * @return its Xi, cached; counts an evaluation when it is new
