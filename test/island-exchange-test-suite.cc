@@ -6,11 +6,16 @@
 
 #include "aggregation-exchange.h"
 #include "both-exchange.h"
+#include "clique-membership.h"
+#include "exchange-planner.h"
 #include "island-exchange.h"
 #include "multicast-exchange.h"
 #include "ring-exchange.h"
+#include "round-exchanges.h"
 #include "star-exchange.h"
+#include "test-utils.h"
 
+#include "ns3/simulator.h"
 #include "ns3/test.h"
 
 #include <map>
@@ -245,6 +250,263 @@ class RingExchangeTestCase : public TestCase
     }
 };
 
+/**
+ * An island's exchanges by round (RoundExchanges) with a real planner and membership: island 0
+ * of a triangle, all three cities in one clique.
+ */
+class RoundExchangesTestCase : public TestCase
+{
+  public:
+    RoundExchangesTestCase()
+        : TestCase("RoundExchanges: one exchange per round for its plan's algorithm; a chunk of "
+                   "a round that is over is acknowledged again without state and the empty "
+                   "exchange is dropped; foreign NACKs and rounds out of range are rejected")
+    {
+    }
+
+  private:
+    /** A message the exchanges handed to the socket. */
+    struct Sent
+    {
+        IslandSyncHeader header; //!< its header
+        uint32_t destination;    //!< where to
+    };
+
+    void DoRun() override
+    {
+        const WanTopology topology =
+            ParseInlineTopology(100,
+                                1,
+                                R"([{"id": "a"}, {"id": "b"}, {"id": "c"}])",
+                                R"([{"a": "a", "b": "b", "latency_ms": 10, "capacity_gbps": 10},
+                      {"a": "b", "b": "c", "latency_ms": 10, "capacity_gbps": 10},
+                      {"a": "a", "b": "c", "latency_ms": 10, "capacity_gbps": 10}])");
+        const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+        ExchangePlanner::Config config;
+        config.modelBytes = 100000;
+        config.parameterCount = 8;
+        const uint32_t rounds = 3;
+        ExchangePlanner planner(topology, schedule, config);
+        CliqueMembership
+            membership(0, 1, rounds, topology, planner, planner.GetPlans(0), 50, MilliSeconds(5));
+        CliqueMembership::Callbacks callbacks;
+        callbacks.send = MakeCallback(&RoundExchangesTestCase::Send, this);
+        callbacks.peerStarted = MakeCallback(&RoundExchangesTestCase::PeerStarted, this);
+        callbacks.memberExcluded = MakeCallback(&RoundExchangesTestCase::Excluded, this);
+        callbacks.viewChanged = MakeCallback(&RoundExchangesTestCase::RoundEvent, this);
+        callbacks.viewApplied = MakeCallback(&RoundExchangesTestCase::RoundEvent, this);
+        callbacks.heldFrom = MakeCallback(&RoundExchangesTestCase::HeldFrom, this);
+        callbacks.rejected = MakeCallback(&RoundExchangesTestCase::Rejected, this);
+        callbacks.currentRound = MakeCallback(&RoundExchangesTestCase::GetCurrentRound, this);
+        callbacks.active = MakeCallback(&RoundExchangesTestCase::IsActive, this);
+        membership.SetCallbacks(callbacks);
+
+        IslandExchange::Context context;
+        context.island = 0;
+        context.topology = &topology;
+        context.membership = &membership;
+        context.currentRound = callbacks.currentRound;
+        context.exchanging = MakeCallback(&RoundExchangesTestCase::IsExchanging, this);
+        context.progress = MakeCallback(&RoundExchangesTestCase::RoundEvent, this);
+        context.abandon = MakeCallback(&RoundExchangesTestCase::Abandon, this);
+        context.idle = MakeCallback(&RoundExchangesTestCase::Idle, this);
+        context.send = MakeCallback(&RoundExchangesTestCase::SendPacket, this);
+        context.chunkSent = MakeCallback(&RoundExchangesTestCase::ChunkSent, this);
+        context.chunkReceived = MakeCallback(&RoundExchangesTestCase::ChunkReceived, this);
+        context.nackSent = MakeCallback(&RoundExchangesTestCase::NackSent, this);
+        context.rejected = callbacks.rejected;
+        RoundExchanges exchanges(context, rounds);
+
+        Ptr<IslandExchange> first = exchanges.Get(0);
+        NS_TEST_ASSERT_MSG_NE(DynamicCast<StarExchange>(first), nullptr, "unicast: a star");
+        NS_TEST_ASSERT_MSG_EQ(exchanges.Get(0), first, "one exchange per round");
+        NS_TEST_ASSERT_MSG_EQ(exchanges.Find(1), nullptr, "none made for round 1");
+
+        // Round 0 is over here: a chunk of b's is a duplicate, acknowledged by a DONE to b,
+        // and it leaves no state behind.
+        m_current = 1;
+        const ExchangePlan& plan = membership.GetPlan(0);
+        auto [offset, count] = plan.GetValueSlice(0);
+        IslandSyncHeader chunk;
+        chunk.SetType(IslandSyncHeader::DATA);
+        chunk.SetJobId(1);
+        chunk.SetRound(0);
+        chunk.SetCliqueIndex(static_cast<uint16_t>(plan.clique));
+        chunk.SetSender(1);
+        chunk.SetContributors(uint64_t{1} << 1);
+        chunk.SetChunkIndex(0);
+        chunk.SetChunkCount(plan.chunkCount);
+        chunk.SetValueOffset(offset);
+        chunk.SetValues(std::vector<float>(count, 1.0F));
+        const uint32_t padding = plan.GetPayloadBytes(0) - IslandSyncHeader::VALUE_BYTES * count;
+        exchanges.HandleMessage(chunk, padding);
+        NS_TEST_ASSERT_MSG_EQ(m_duplicates, 1U, "a duplicate");
+        NS_TEST_ASSERT_MSG_EQ(m_sent.size(), 1U, "one message sent");
+        NS_TEST_ASSERT_MSG_EQ(m_sent[0].header.GetType(), IslandSyncHeader::DONE, "a DONE");
+        NS_TEST_ASSERT_MSG_EQ(m_sent[0].destination, 1U, "to b");
+        NS_TEST_ASSERT_MSG_EQ(m_sent[0].header.GetContributors(),
+                              uint64_t{1} << 1,
+                              "naming b's stream");
+        NS_TEST_ASSERT_MSG_EQ(first->HasSendSide() || first->HasReceiveSide(), false, "empty");
+        exchanges.Prune();
+        NS_TEST_ASSERT_MSG_EQ(exchanges.Find(0), nullptr, "dropped at Prune");
+
+        // A chunk of a later round makes that round's receive side (it arrived early).
+        chunk.SetRound(2);
+        exchanges.HandleMessage(chunk, padding);
+        Ptr<IslandExchange> early = exchanges.Find(2);
+        NS_TEST_ASSERT_MSG_NE(early, nullptr, "an exchange for round 2");
+        NS_TEST_ASSERT_MSG_EQ(early->HasReceiveSide(), true, "its receive side");
+        NS_TEST_ASSERT_MSG_EQ(early->HasSendSide(), false, "nothing sent yet");
+        NS_TEST_ASSERT_MSG_EQ(exchanges.GetHeldFrom(2), uint64_t{1} << 1, "b's chunk is held");
+        exchanges.Prune();
+        NS_TEST_ASSERT_MSG_EQ(exchanges.Find(2), early, "kept: it holds a chunk");
+
+        // Rejected: a round out of range, a NACK that names another island.
+        chunk.SetRound(rounds);
+        exchanges.HandleMessage(chunk, padding);
+        NS_TEST_ASSERT_MSG_EQ(m_rejected, 1U, "a round out of range");
+        IslandSyncHeader nack;
+        nack.SetType(IslandSyncHeader::NACK);
+        nack.SetJobId(1);
+        nack.SetRound(2);
+        nack.SetSender(1);
+        nack.SetContributors(uint64_t{1} << 2);
+        exchanges.HandleMessage(nack, 0);
+        NS_TEST_ASSERT_MSG_EQ(m_rejected, 2U, "a NACK for c's stream");
+        exchanges.Stop();
+        NS_TEST_ASSERT_MSG_EQ(early->HasReceiveSide(), false, "Stop empties it");
+        exchanges.Dispose();
+        Simulator::Destroy();
+    }
+
+    /**
+     * @param header a membership message
+     * @param destination where to
+     */
+    void Send(const IslandSyncHeader& header, uint32_t destination)
+    {
+        m_sent.push_back({header, destination});
+    }
+
+    /**
+     * @param header a message
+     * @param padding its padding
+     * @param destination where to
+     */
+    void SendPacket(const IslandSyncHeader& header, uint32_t /* padding */, uint32_t destination)
+    {
+        m_sent.push_back({header, destination});
+    }
+
+    /**
+     * @param island a peer
+     * @param round the round it started
+     */
+    void PeerStarted(uint32_t /* island */, uint32_t /* round */)
+    {
+    }
+
+    /**
+     * @param round a round
+     * @param member a member
+     * @param reason why
+     */
+    void Excluded(uint32_t /* round */, uint32_t /* member */, const std::string& /* reason */)
+    {
+    }
+
+    /** @param round a round */
+    void RoundEvent(uint32_t /* round */)
+    {
+    }
+
+    /**
+     * @param round a round
+     * @return the members held from (none: nothing is excluded here)
+     */
+    uint64_t HeldFrom(uint32_t /* round */)
+    {
+        return 0;
+    }
+
+    /** A rejected packet. */
+    void Rejected()
+    {
+        ++m_rejected;
+    }
+
+    /** @return the island's current round */
+    uint32_t GetCurrentRound()
+    {
+        return m_current;
+    }
+
+    /** @return whether the island runs */
+    bool IsActive()
+    {
+        return true;
+    }
+
+    /**
+     * @param round a round
+     * @return whether the island exchanges in it (never here)
+     */
+    bool IsExchanging(uint32_t /* round */)
+    {
+        return false;
+    }
+
+    /** @param reason why a round cannot complete */
+    void Abandon(const std::string& /* reason */)
+    {
+    }
+
+    /** A send side was released. */
+    void Idle()
+    {
+    }
+
+    /**
+     * @param destination where to
+     * @param header the chunk
+     * @param modelBytes its bytes
+     * @param resent whether sent before
+     */
+    void ChunkSent(uint32_t /* destination */,
+                   const IslandSyncHeader& /* header */,
+                   uint32_t /* modelBytes */,
+                   bool /* resent */)
+    {
+    }
+
+    /**
+     * @param header the chunk
+     * @param modelBytes its bytes
+     * @param duplicate whether it added nothing
+     */
+    void ChunkReceived(const IslandSyncHeader& /* header */,
+                       uint32_t /* modelBytes */,
+                       bool duplicate)
+    {
+        m_duplicates += duplicate ? 1 : 0;
+    }
+
+    /**
+     * @param source asked to resend
+     * @param round the round
+     * @param chunks the chunks
+     */
+    void NackSent(uint32_t /* source */, uint32_t /* round */, uint32_t /* chunks */)
+    {
+    }
+
+    std::vector<Sent> m_sent; //!< what was sent
+    uint32_t m_current{0};    //!< the island's current round
+    uint32_t m_rejected{0};   //!< packets rejected
+    uint32_t m_duplicates{0}; //!< duplicate chunks
+};
+
 /** The exchanges of the capability modes. */
 class IslandExchangeTestSuite : public TestSuite
 {
@@ -257,6 +519,7 @@ IslandExchangeTestSuite::IslandExchangeTestSuite()
 {
     AddTestCase(new IslandExchangeFactoryTestCase(), TestCase::QUICK);
     AddTestCase(new RingExchangeTestCase(), TestCase::QUICK);
+    AddTestCase(new RoundExchangesTestCase(), TestCase::QUICK);
 }
 
 /** Static instance of the suite. */
