@@ -338,10 +338,9 @@ RingExchange::MarkAwaited(const ExchangePlan& plan)
 }
 
 void
-RingExchange::AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot)
+RingExchange::AddOwnToSums(const ExchangePlan& /* plan */, const std::vector<float>& /* snapshot */)
 {
-    std::vector<double> unused;
-    AddOwn(plan, snapshot, unused);
+    // Nothing to add: our values enter the sums as the steps are sent (GetValues).
 }
 
 void
