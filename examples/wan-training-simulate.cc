@@ -27,6 +27,8 @@
  *                  (AggregatorNetDevice, --fpga* knobs) sums them into one aggregate per chunk
  *     both         multicast copies, summed by each receiver's FPGA
  *     ring         the unicast ring all-reduce baseline (reduce-scatter + all-gather)
+ *     tree         in-network reduction: an FPGA on every router of the clique's in-tree sums
+ *                  the contributions toward a root, which multicasts the total once
  *
  * The results JSON holds the configuration, per-round times (with the model's T_comm), bytes per
  * directed link (replication visible) and per island, the FPGA counters per city, the
@@ -38,7 +40,7 @@
  * exhaustion with a small --fpgaSlots, and the --timeLimit guard.
  *
  * Usage: wan-training-simulate --topology=FILE [--schedule=FILE | --scheduleKind=KIND]
- *          [--mode=unicast|multicast|aggregation|both|ring] [--modelBytes=N] [--rounds=N]
+ *          [--mode=unicast|multicast|aggregation|both|ring|tree] [--modelBytes=N] [--rounds=N]
  *          [--seed=N] [--loss=P] [--out=FILE.json] [--pcap=DIR] ...   (--help lists every knob)
  * Exit status: 0 every round completed (by every island that did not crash) and verified, 1
  * input error, 2 an average or a clique's contributors failed verification, 3 every completed
@@ -120,7 +122,8 @@ Run(int argc, char** argv)
     CommandLine cmd(__FILE__);
     cmd.Usage("Simulate training islands that average real parameters in cliques over a WAN "
               "(UDP chunks, paced at the bottleneck share, NACK repair; unicast, multicast along "
-              "PIM source trees, in-line FPGA aggregation, or both) and write a results "
+              "PIM source trees, in-line FPGA aggregation, both, the ring, or in-network "
+              "reduction on every router's FPGA) and write a results "
               "JSON.\nExit status: 0 every round completed and verified, 1 input error, 2 "
               "verification failed, 3 some rounds could not complete (faults; every completed "
               "round verified).");
@@ -246,22 +249,20 @@ Run(int argc, char** argv)
     {
         std::cout << "  results: " << outFile << "\n";
     }
-    if (config.mode == CapabilityMode::AGGREGATION || config.mode == CapabilityMode::BOTH)
+    if (UsesAggregation(config.mode))
     {
-        uint64_t aggregates = 0;
-        uint64_t timeouts = 0;
-        uint64_t passThroughs = 0;
         uint32_t highWater = 0;
         for (uint32_t i = 0; i < n; ++i)
         {
-            Ptr<AggregatorNetDevice> fpga = run.GetScenario().GetAggregator(i);
-            aggregates += fpga->GetAggregatesOut();
-            timeouts += fpga->GetTimeouts();
-            passThroughs += fpga->GetPassThroughs();
-            highWater = std::max(highWater, fpga->GetSlotHighWaterMark());
+            if (Ptr<InlineFpga> fpga = run.GetScenario().GetFpga(i))
+            {
+                highWater = std::max(highWater, fpga->GetSlotHighWaterMark());
+            }
         }
-        std::cout << "  FPGAs: " << aggregates << " aggregates (" << timeouts << " partial), "
-                  << passThroughs << " pass-throughs, at most " << highWater << " slots in use\n";
+        std::cout << "  FPGAs: " << summary.summary.fpgaAggregates << " aggregates ("
+                  << summary.summary.fpgaPartialAggregates << " partial), "
+                  << summary.summary.fpgaPassThroughs << " pass-throughs, at most " << highWater
+                  << " slots in use\n";
     }
     const TrainingRunSummary::Faults& faults = summary.faults;
     if (!config.faults.IsEmpty() || faults.exclusions > 0)

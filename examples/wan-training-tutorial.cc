@@ -66,18 +66,19 @@ main(int argc, char* argv[])
         CapabilityMode mode = CommandLineValues::ParseMode(program, "--mode", modeName);
         TrainingHelper::CheckMode(topology, mode); // can the topology's routers do it?
 
-        // Nodes, links, addresses and routes. An in-line FPGA is a router's access device: it
-        // is placed before the links are built, and told what to sum in each round after.
+        // Nodes, links, addresses and routes. An in-line FPGA's ports are router devices
+        // (the access port; every port in tree mode): placed before the links are built, and
+        // told what to sum in each round after.
         WanTopologyHelper scenario(topology);
         AggregatorHelper aggregators;
         if (UsesAggregation(mode))
         {
-            aggregators.Install(scenario);
+            aggregators.Install(scenario, AggregatorHelper::GetPortsFor(mode));
         }
         scenario.Install();
         if (UsesAggregation(mode))
         {
-            aggregators.SetSchedule(scenario, schedule, 1); // job 1: the islands' JobId
+            aggregators.SetSchedule(scenario, schedule, 1, mode); // job 1: the islands' JobId
         }
 
         // Multicast modes: a source tree per (round, clique, source). One application per island.

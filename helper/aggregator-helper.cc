@@ -21,27 +21,45 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingAggregatorHelper");
 AggregatorHelper::AggregatorHelper()
 {
     m_factory.SetTypeId(AggregatorNetDevice::GetTypeId());
+    m_fpgaFactory.SetTypeId(InlineFpga::GetTypeId());
 }
 
 void
 AggregatorHelper::SetAttribute(const std::string& name, const AttributeValue& value)
 {
-    m_factory.Set(name, value);
+    // The memory and the pipeline are the router's FPGA's; the rest is each port's.
+    if (name == "SlotCount" || name == "LineRate")
+    {
+        m_fpgaFactory.Set(name, value);
+    }
+    else
+    {
+        m_factory.Set(name, value);
+    }
 }
 
 void
-AggregatorHelper::Install(WanTopologyHelper& scenario) const
+AggregatorHelper::Install(WanTopologyHelper& scenario, WanTopologyHelper::FpgaPorts ports) const
 {
     std::vector<uint32_t> cities(scenario.GetTopology().GetNCities());
     for (uint32_t i = 0; i < cities.size(); ++i)
     {
         cities[i] = i;
     }
-    Install(scenario, cities);
+    Install(scenario, cities, ports);
+}
+
+WanTopologyHelper::FpgaPorts
+AggregatorHelper::GetPortsFor(CapabilityMode mode)
+{
+    return mode == CapabilityMode::TREE ? WanTopologyHelper::EVERY_PORT
+                                        : WanTopologyHelper::ACCESS_PORT;
 }
 
 void
-AggregatorHelper::Install(WanTopologyHelper& scenario, const std::vector<uint32_t>& cities) const
+AggregatorHelper::Install(WanTopologyHelper& scenario,
+                          const std::vector<uint32_t>& cities,
+                          WanTopologyHelper::FpgaPorts ports) const
 {
     NS_LOG_FUNCTION(this << cities.size());
     const WanTopology& topology = scenario.GetTopology();
@@ -56,36 +74,41 @@ AggregatorHelper::Install(WanTopologyHelper& scenario, const std::vector<uint32_
                                 << city << " cannot be named in a contributor bitmap (at most "
                                 << IslandSyncHeader::MAX_ISLANDS << " islands)");
     }
-    scenario.SetAggregationCities(cities, m_factory);
+    scenario.SetAggregationCities(cities, m_factory, m_fpgaFactory, ports);
 }
 
 void
 AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                               const CliqueSchedule& schedule,
-                              uint16_t jobId) const
+                              uint16_t jobId,
+                              CapabilityMode mode) const
 {
-    NS_LOG_FUNCTION(this << jobId);
+    NS_LOG_FUNCTION(this << jobId << CapabilityModeToString(mode));
     const WanTopology& topology = scenario.GetTopology();
     NS_ABORT_MSG_UNLESS(schedule.GetNIslands() == topology.GetNCities(),
                         "AggregatorHelper::SetSchedule(): the schedule has "
                             << schedule.GetNIslands() << " islands, topology '"
                             << topology.GetName() << "' has " << topology.GetNCities());
-    for (uint32_t island : scenario.GetAggregationCities())
+    NS_ABORT_MSG_IF(mode == CapabilityMode::TREE &&
+                        scenario.GetFpgaPorts() != WanTopologyHelper::EVERY_PORT,
+                    "AggregatorHelper::SetSchedule(): tree mode sums on every port: install "
+                    "the FPGAs with WanTopologyHelper::EVERY_PORT");
+    // The expectations of every FPGA port, by port, then by schedule round.
+    std::map<Ptr<AggregatorNetDevice>, std::vector<AggregatorNetDevice::RoundExpectations>> ports;
+    for (Ptr<AggregatorNetDevice> port : GetPorts(scenario))
     {
-        Ptr<AggregatorNetDevice> aggregator = scenario.GetAggregator(island);
-        std::vector<AggregatorNetDevice::RoundExpectations> rounds(schedule.GetNRounds());
-        for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+        ports[port].resize(schedule.GetNRounds());
+    }
+    const LinkLoadModel model(topology);
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        const CliqueSchedule::Round& round = schedule.GetRound(r);
+        NS_ABORT_MSG_IF(round.size() > IslandSyncHeader::MAX_CLIQUES,
+                        "AggregatorHelper::SetSchedule(): round "
+                            << r << " has more cliques than IslandSyncHeader can name");
+        for (uint32_t c = 0; c < round.size(); ++c)
         {
-            uint32_t c = schedule.GetCliqueOf(r, island);
-            if (c == CliqueSchedule::IDLE)
-            {
-                continue;
-            }
-            const CliqueSchedule::Clique& clique = schedule.GetRound(r)[c];
-            NS_ABORT_MSG_IF(c > UINT16_MAX,
-                            "AggregatorHelper::SetSchedule(): round "
-                                << r << " has more cliques than IslandSyncHeader can name");
-            uint64_t expected = 0;
+            const CliqueSchedule::Clique& clique = round[c];
             for (uint32_t member : clique)
             {
                 NS_ABORT_MSG_UNLESS(member < IslandSyncHeader::MAX_ISLANDS,
@@ -93,28 +116,107 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                                         << member
                                         << " cannot be named in a contributor bitmap (at most "
                                         << IslandSyncHeader::MAX_ISLANDS << " islands)");
-                if (member != island)
+            }
+            if (clique.size() < 2)
+            {
+                continue;
+            }
+            std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> expectations;
+            if (mode == CapabilityMode::TREE)
+            {
+                expectations = GetTreeExpectations(scenario, model, clique);
+            }
+            else if (UsesAggregation(mode))
+            {
+                for (uint32_t island : clique)
                 {
-                    expected |= uint64_t{1} << member;
+                    if (Ptr<AggregatorNetDevice> port = scenario.GetAggregator(island))
+                    {
+                        for (uint32_t member : clique)
+                        {
+                            if (member != island)
+                            {
+                                expectations[port].contributors |= uint64_t{1} << member;
+                            }
+                        }
+                    }
                 }
             }
-            if (expected != 0)
+            for (const auto& [port, expectation] : expectations)
             {
-                rounds[r][static_cast<uint16_t>(c)] = expected;
+                ports.at(port)[r][static_cast<uint16_t>(c)] = expectation;
             }
         }
-        aggregator->SetExpectations(jobId, std::move(rounds));
     }
+    for (auto& [port, rounds] : ports)
+    {
+        port->SetExpectations(jobId, std::move(rounds));
+    }
+}
+
+std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation>
+AggregatorHelper::GetTreeExpectations(const WanTopologyHelper& scenario,
+                                      const LinkLoadModel& model,
+                                      const CliqueSchedule::Clique& clique)
+{
+    const WanTopology& topology = scenario.GetTopology();
+    const uint32_t root = model.GetTreeRoot(clique);
+    const Ipv4Address rootAddress = scenario.GetIslandAddress(root);
+    std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> expectations;
+    for (uint32_t member : clique)
+    {
+        if (member == root)
+        {
+            continue;
+        }
+        // Every router on the route toward the root sums on its port toward the next hop:
+        // links[t + 1] leaves router cities[t] (links[0] is the member's access up link).
+        const WanRoute& route = topology.GetRoute(member, root);
+        for (std::size_t t = 1; t < route.links.size(); ++t)
+        {
+            Ptr<AggregatorNetDevice> port =
+                DynamicCast<AggregatorNetDevice>(scenario.GetTxDevice(route.links[t]));
+            if (port)
+            {
+                AggregatorNetDevice::Expectation& expectation = expectations[port];
+                expectation.contributors |= uint64_t{1} << member;
+                expectation.root = rootAddress;
+            }
+        }
+    }
+    // A port with one contributor below it has nothing to sum: what it would send is what it
+    // gets.
+    for (auto it = expectations.begin(); it != expectations.end();)
+    {
+        const uint64_t bits = it->second.contributors;
+        it = (bits & (bits - 1)) == 0 ? expectations.erase(it) : std::next(it);
+    }
+    return expectations;
 }
 
 void
 AggregatorHelper::ClearSchedule(const WanTopologyHelper& scenario, uint16_t jobId) const
 {
     NS_LOG_FUNCTION(this << jobId);
-    for (uint32_t island : scenario.GetAggregationCities())
+    for (Ptr<AggregatorNetDevice> port : GetPorts(scenario))
     {
-        scenario.GetAggregator(island)->ClearExpectations(jobId);
+        port->ClearExpectations(jobId);
     }
+}
+
+std::vector<Ptr<AggregatorNetDevice>>
+AggregatorHelper::GetPorts(const WanTopologyHelper& scenario)
+{
+    std::vector<Ptr<AggregatorNetDevice>> ports;
+    for (uint32_t city : scenario.GetAggregationCities())
+    {
+        Ptr<InlineFpga> fpga = scenario.GetFpga(city);
+        for (AggregatorNetDevice* port : fpga->GetPorts())
+        {
+            ports.emplace_back(port);
+        }
+    }
+    return ports;
 }
 
 Ptr<AggregatorNetDevice>

@@ -8,6 +8,9 @@
 #define AGGREGATOR_HELPER_H
 
 #include "aggregator-net-device.h"
+#include "clique-schedule.h"
+#include "link-load-model.h"
+#include "wan-topology-helper.h"
 
 #include "ns3/attribute.h"
 #include "ns3/net-device-container.h"
@@ -20,9 +23,6 @@
 
 namespace ns3
 {
-
-class CliqueSchedule;
-class WanTopologyHelper;
 
 /**
  * @ingroup wan-training
@@ -42,10 +42,17 @@ class WanTopologyHelper;
  * @endcode
  *
  * Placement follows the topology's capabilities: Install() aborts when the topology's
- * `capabilities.aggregation` is false. SetSchedule() gives the FPGA of island i, for every
- * schedule round and every clique C of that round containing i with |C| >= 2, the expected
- * contributor bitmap C \ {i} under the clique's index in the round (the clique id the
- * islands put in IslandSyncHeader); rounds are mapped modulo the schedule's period.
+ * `capabilities.aggregation` is false. Each city chosen gets one FPGA (InlineFpga: SlotCount
+ * and LineRate, set here by name) shared by its ports (AggregatorNetDevice: every other
+ * attribute): the access port (WanTopologyHelper::ACCESS_PORT, aggregation and both modes) or
+ * every port (EVERY_PORT, tree mode). SetSchedule() gives, for every schedule round and every
+ * clique C of that round with |C| >= 2, under the clique's index in the round (the clique id
+ * the islands put in IslandSyncHeader; rounds are mapped modulo the schedule's period):
+ * - aggregation and both: the access port of each member i the edge expectation C \ {i};
+ * - tree: every FPGA port on the routes i -> root (the root is LinkLoadModel::GetTreeRoot)
+ *   the tree expectation of its subtree, the members whose route to the root leaves by it;
+ *   a port with a subtree of one member gets none (it would send what it receives).
+ * Other modes give no expectation.
  */
 class AggregatorHelper
 {
@@ -53,9 +60,9 @@ class AggregatorHelper
     AggregatorHelper();
 
     /**
-     * @brief Set an attribute of the AggregatorNetDevices to create (SlotCount,
-     * ProcessingDelay, LineRate, Timeout, Port, or a PointToPointNetDevice attribute other than
-     * DataRate and Mtu, which come from the topology).
+     * @brief Set an attribute of the FPGAs (SlotCount, LineRate: InlineFpga) or of their ports
+     * to create (ProcessingDelay, Timeout, Port, or a PointToPointNetDevice attribute other
+     * than DataRate and Mtu, which come from the topology).
      * @param name the attribute name
      * @param value its value
      */
@@ -64,14 +71,24 @@ class AggregatorHelper
     /**
      * @brief Place an FPGA in every city; call before scenario.Install().
      * @param scenario the scenario (not installed yet)
+     * @param ports which ports of the routers sum (the access port, or every port for tree)
      */
-    void Install(WanTopologyHelper& scenario) const;
+    void Install(WanTopologyHelper& scenario,
+                 WanTopologyHelper::FpgaPorts ports = WanTopologyHelper::ACCESS_PORT) const;
+    /**
+     * @param mode a capability mode
+     * @return the ports its FPGAs sum on: EVERY_PORT for tree, else ACCESS_PORT
+     */
+    static WanTopologyHelper::FpgaPorts GetPortsFor(CapabilityMode mode);
     /**
      * @brief Place FPGAs in some cities; call before scenario.Install().
      * @param scenario the scenario (not installed yet)
      * @param cities the city indices
+     * @param ports which ports of the routers sum (the access port, or every port for tree)
      */
-    void Install(WanTopologyHelper& scenario, const std::vector<uint32_t>& cities) const;
+    void Install(WanTopologyHelper& scenario,
+                 const std::vector<uint32_t>& cities,
+                 WanTopologyHelper::FpgaPorts ports = WanTopologyHelper::ACCESS_PORT) const;
 
     /**
      * @brief Configure every placed FPGA's expectations for a job from a schedule (replaces the
@@ -79,10 +96,12 @@ class AggregatorHelper
      * @param scenario the installed scenario
      * @param schedule the clique schedule the islands follow (same island count)
      * @param jobId the job id the islands put in IslandSyncHeader
+     * @param mode the cliques' exchange algorithm (tree needs FPGAs on EVERY_PORT)
      */
     void SetSchedule(const WanTopologyHelper& scenario,
                      const CliqueSchedule& schedule,
-                     uint16_t jobId) const;
+                     uint16_t jobId,
+                     CapabilityMode mode) const;
     /**
      * @brief Remove a job's expectations from every placed FPGA (they become transparent for
      * it).
@@ -103,8 +122,26 @@ class AggregatorHelper
      */
     NetDeviceContainer GetAggregators(const WanTopologyHelper& scenario) const;
 
+    /**
+     * @param scenario the installed scenario
+     * @return every FPGA port, by city, then in the order the ports were made
+     */
+    static std::vector<Ptr<AggregatorNetDevice>> GetPorts(const WanTopologyHelper& scenario);
+
+    /**
+     * @param scenario the installed scenario (FPGAs on EVERY_PORT)
+     * @param model the topology's load model (tree roots)
+     * @param clique a clique of two or more members
+     * @return the tree expectation of every FPGA port of the clique's in-tree that sums
+     */
+    static std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> GetTreeExpectations(
+        const WanTopologyHelper& scenario,
+        const LinkLoadModel& model,
+        const CliqueSchedule::Clique& clique);
+
   private:
-    ObjectFactory m_factory; //!< creates the AggregatorNetDevices
+    ObjectFactory m_factory;     //!< creates the AggregatorNetDevices
+    ObjectFactory m_fpgaFactory; //!< creates the InlineFpgas
 };
 
 } // namespace ns3

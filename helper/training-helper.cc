@@ -59,11 +59,7 @@ TrainingHelper::CheckMode(const WanTopology& topology, CapabilityMode mode)
 {
     const std::string where = "topology '" + topology.GetName() + "' has capabilities.";
     std::string lacking;
-    if (mode == CapabilityMode::TREE)
-    {
-        lacking = "is not simulated (simulated: unicast, multicast, aggregation, both, ring)";
-    }
-    else if (UsesMulticast(mode) && !topology.HasMulticast())
+    if (UsesMulticast(mode) && !topology.HasMulticast())
     {
         lacking = "needs multicast, but " + where + "multicast false";
     }

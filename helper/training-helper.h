@@ -88,9 +88,9 @@ class TrainingHelper
      * a topology's routers can carry it (its `capabilities`).
      * @param topology the topology
      * @param mode the capability mode
-     * @throws WanConfigError on field `mode` for tree (analytic only), for a multicast mode on
-     *         a topology without multicast, and for an aggregated mode on one without in-line
-     *         aggregation
+     * @throws WanConfigError on field `mode` for a multicast mode (tree included: its root
+     *         multicasts the total) on a topology without multicast, and for an aggregated mode
+     *         (tree included) on one without in-line aggregation
      */
     static void CheckMode(const WanTopology& topology, CapabilityMode mode);
 

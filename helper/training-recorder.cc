@@ -50,7 +50,16 @@ TrainingRecorder::TrainingRecorder(const WanTopologyHelper& scenario,
                                                             "of island "
                                                          << m_topology.GetCity(i).id);
         m_apps.push_back(app);
-        m_aggregators.push_back(scenario.GetAggregator(i));
+        m_fpgas.push_back(scenario.GetFpga(i));
+    }
+    m_fpgaPorts.assign(n, {});
+    for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
+    {
+        Ptr<AggregatorNetDevice> port = DynamicCast<AggregatorNetDevice>(scenario.GetTxDevice(d));
+        if (port)
+        {
+            m_fpgaPorts.at(port->GetIsland()).push_back({m_topology.GetDirectedLinkName(d), port});
+        }
     }
     m_rounds = m_apps.front()->GetRounds();
     UintegerValue port;
@@ -329,10 +338,16 @@ TrainingRecorder::GetApplication(uint32_t city) const
     return m_apps.at(city);
 }
 
-Ptr<AggregatorNetDevice>
-TrainingRecorder::GetAggregator(uint32_t city) const
+Ptr<InlineFpga>
+TrainingRecorder::GetFpga(uint32_t city) const
 {
-    return m_aggregators.at(city);
+    return m_fpgas.at(city);
+}
+
+const std::vector<TrainingRecorder::FpgaPort>&
+TrainingRecorder::GetFpgaPorts(uint32_t city) const
+{
+    return m_fpgaPorts.at(city);
 }
 
 const TrainingRecorder::LinkCounters&

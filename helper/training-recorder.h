@@ -169,11 +169,24 @@ class TrainingRecorder
      * @return its application
      */
     Ptr<TrainingIslandApplication> GetApplication(uint32_t city) const;
+
+    /** A port of a router's in-line FPGA. */
+    struct FpgaPort
+    {
+        std::string link;                //!< the directed link it sends on (e.g. "NYC:down")
+        Ptr<AggregatorNetDevice> device; //!< the port
+    };
+
     /**
      * @param city a city
-     * @return its in-line FPGA, or null
+     * @return its router's in-line FPGA, or null
      */
-    Ptr<AggregatorNetDevice> GetAggregator(uint32_t city) const;
+    Ptr<InlineFpga> GetFpga(uint32_t city) const;
+    /**
+     * @param city a city
+     * @return the ports of its router's FPGA (none without one), in directed-link order
+     */
+    const std::vector<FpgaPort>& GetFpgaPorts(uint32_t city) const;
 
     /**
      * @param d a directed link
@@ -325,7 +338,8 @@ class TrainingRecorder
     WanTopology m_topology;                                         //!< the topology
     CliqueSchedule m_schedule;                                      //!< the schedule
     std::vector<Ptr<TrainingIslandApplication>> m_apps;             //!< by city
-    std::vector<Ptr<AggregatorNetDevice>> m_aggregators;            //!< by city (null: no FPGA)
+    std::vector<Ptr<InlineFpga>> m_fpgas;                           //!< by city (null: no FPGA)
+    std::vector<std::vector<FpgaPort>> m_fpgaPorts;                 //!< by city
     uint32_t m_rounds{0};                                           //!< rounds of the run
     uint16_t m_port{0};                                             //!< the transport's UDP port
     std::vector<std::vector<IslandRound>> m_table;                  //!< [round][island]

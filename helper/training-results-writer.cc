@@ -161,12 +161,11 @@ TrainingResultsWriter::GetTotals() const
         t.failedIslands += app->GetFailure().empty() ? 0 : 1;
         t.roundsAbandoned += app->GetAbandonedRounds();
         t.crashedIslands += app->HasCrashed() ? 1 : 0;
-        Ptr<AggregatorNetDevice> device = m_recorder.GetAggregator(i);
-        if (device)
+        for (const TrainingRecorder::FpgaPort& port : m_recorder.GetFpgaPorts(i))
         {
-            t.fpgaAggregates += device->GetAggregatesOut();
-            t.fpgaPartialAggregates += device->GetTimeouts();
-            t.fpgaPassThroughs += device->GetPassThroughs();
+            t.fpgaAggregates += port.device->GetAggregatesOut();
+            t.fpgaPartialAggregates += port.device->GetTimeouts();
+            t.fpgaPassThroughs += port.device->GetPassThroughs();
         }
     }
     for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
@@ -436,34 +435,66 @@ TrainingResultsWriter::GetLinks() const
 json
 TrainingResultsWriter::GetFpgas() const
 {
-    json fpga = json::object();
-    for (uint32_t i = 0; i < m_recorder.GetTopology().GetNCities(); ++i)
-    {
-        Ptr<AggregatorNetDevice> device = m_recorder.GetAggregator(i);
-        if (!device)
-        {
-            continue;
-        }
+    // The counters of one port, and of a router as the sums (maxima) over its ports.
+    auto counters = [](const std::vector<Ptr<AggregatorNetDevice>>& devices) {
         json reasons = json::object();
         for (uint32_t k = 0; k < AggregatorNetDevice::N_PASS_REASONS; ++k)
         {
             auto reason = static_cast<AggregatorNetDevice::PassReason>(k);
-            reasons[AggregatorNetDevice::PassReasonToString(reason)] =
-                device->GetPassThroughs(reason);
+            uint64_t count = 0;
+            for (Ptr<AggregatorNetDevice> device : devices)
+            {
+                count += device->GetPassThroughs(reason);
+            }
+            reasons[AggregatorNetDevice::PassReasonToString(reason)] = count;
         }
-        UintegerValue slots;
-        device->GetAttribute("SlotCount", slots);
-        fpga[m_recorder.GetTopology().GetCity(i).id] = {
-            {"contributions_in", device->GetContributionsIn()},
-            {"contributions_summed", device->GetContributionsSummed()},
-            {"duplicates", device->GetDuplicates()},
-            {"aggregates_out", device->GetAggregatesOut()},
-            {"timeouts", device->GetTimeouts()},
-            {"pass_throughs", device->GetPassThroughs()},
-            {"pass_throughs_by_reason", reasons},
-            {"slot_count", slots.Get()},
-            {"slot_high_water_mark", device->GetSlotHighWaterMark()},
-            {"outbox_high_water_mark", device->GetOutboxHighWaterMark()}};
+        uint64_t in = 0;
+        uint64_t summed = 0;
+        uint64_t duplicates = 0;
+        uint64_t out = 0;
+        uint64_t timeouts = 0;
+        uint64_t passed = 0;
+        uint32_t outbox = 0;
+        for (Ptr<AggregatorNetDevice> device : devices)
+        {
+            in += device->GetContributionsIn();
+            summed += device->GetContributionsSummed();
+            duplicates += device->GetDuplicates();
+            out += device->GetAggregatesOut();
+            timeouts += device->GetTimeouts();
+            passed += device->GetPassThroughs();
+            outbox = std::max(outbox, device->GetOutboxHighWaterMark());
+        }
+        return json{{"contributions_in", in},
+                    {"contributions_summed", summed},
+                    {"duplicates", duplicates},
+                    {"aggregates_out", out},
+                    {"timeouts", timeouts},
+                    {"pass_throughs", passed},
+                    {"pass_throughs_by_reason", reasons},
+                    {"outbox_high_water_mark", outbox}};
+    };
+    json fpga = json::object();
+    for (uint32_t i = 0; i < m_recorder.GetTopology().GetNCities(); ++i)
+    {
+        Ptr<InlineFpga> router = m_recorder.GetFpga(i);
+        if (!router)
+        {
+            continue;
+        }
+        std::vector<Ptr<AggregatorNetDevice>> devices;
+        json ports = json::object();
+        for (const TrainingRecorder::FpgaPort& port : m_recorder.GetFpgaPorts(i))
+        {
+            devices.push_back(port.device);
+            ports[port.link] = counters({port.device});
+            ports[port.link]["slot_high_water_mark"] = port.device->GetSlotHighWaterMark();
+        }
+        json entry = counters(devices);
+        entry["slot_count"] = router->GetSlotCount();
+        entry["slot_high_water_mark"] = router->GetSlotHighWaterMark();
+        entry["ports"] = ports;
+        fpga[m_recorder.GetTopology().GetCity(i).id] = entry;
     }
     return fpga;
 }

@@ -207,17 +207,18 @@ TrainingRun::Build()
     AggregatorHelper aggregators;
     if (aggregated)
     {
-        // The FPGA is the router's access device itself: placed before the links are built.
+        // The FPGA's ports are router devices: placed before the links are built.
         aggregators.SetAttribute("SlotCount", UintegerValue(m_config.fpgaSlots));
         aggregators.SetAttribute("Timeout", TimeValue(m_config.fpgaTimeout));
         aggregators.SetAttribute("ProcessingDelay", TimeValue(m_config.fpgaDelay));
         aggregators.SetAttribute("LineRate", DataRateValue(m_config.fpgaLineRate));
-        aggregators.Install(*m_scenario);
+        // Tree mode sums on every router of a clique's in-tree, the others at the islands.
+        aggregators.Install(*m_scenario, AggregatorHelper::GetPortsFor(m_config.mode));
     }
     m_scenario->Install();
     if (aggregated)
     {
-        aggregators.SetSchedule(*m_scenario, m_schedule, m_config.jobId);
+        aggregators.SetSchedule(*m_scenario, m_schedule, m_config.jobId, m_config.mode);
     }
     m_pim = std::make_unique<PimMulticastHelper>(*m_scenario);
     if (multicast)

@@ -80,6 +80,7 @@ WanTopologyHelper::WanTopologyHelper(const WanTopology& topology)
 {
     NS_LOG_FUNCTION(this << topology.GetName());
     m_aggregatorFactory.SetTypeId(AggregatorNetDevice::GetTypeId());
+    m_fpgaFactory.SetTypeId(InlineFpga::GetTypeId());
 }
 
 void
@@ -93,6 +94,17 @@ WanTopologyHelper::SetAggregationCities(const std::vector<uint32_t>& cities)
 void
 WanTopologyHelper::SetAggregationCities(const std::vector<uint32_t>& cities,
                                         const ObjectFactory& factory)
+{
+    ObjectFactory fpgaFactory;
+    fpgaFactory.SetTypeId(InlineFpga::GetTypeId());
+    SetAggregationCities(cities, factory, fpgaFactory, ACCESS_PORT);
+}
+
+void
+WanTopologyHelper::SetAggregationCities(const std::vector<uint32_t>& cities,
+                                        const ObjectFactory& factory,
+                                        const ObjectFactory& fpgaFactory,
+                                        FpgaPorts ports)
 {
     NS_LOG_FUNCTION(this << cities.size());
     NS_ABORT_MSG_IF(m_installed,
@@ -116,6 +128,21 @@ WanTopologyHelper::SetAggregationCities(const std::vector<uint32_t>& cities,
     chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
     m_aggregationCities = chosen;
     m_aggregatorFactory = factory;
+    m_fpgaFactory = fpgaFactory;
+    m_fpgaPorts = ports;
+}
+
+WanTopologyHelper::FpgaPorts
+WanTopologyHelper::GetFpgaPorts() const
+{
+    return m_fpgaPorts;
+}
+
+Ptr<InlineFpga>
+WanTopologyHelper::GetFpga(uint32_t city) const
+{
+    CheckCity(city, "GetFpga");
+    return m_routers.Get(city)->GetObject<InlineFpga>();
 }
 
 std::vector<uint32_t>
@@ -226,11 +253,12 @@ WanTopologyHelper::CreateLinks()
                           uint32_t network,
                           uint32_t forward,
                           uint32_t backward,
-                          const ObjectFactory* firstFactory) {
+                          const ObjectFactory* firstFactory,
+                          const ObjectFactory* secondFactory) {
         NetDeviceContainer devices;
-        if (firstFactory)
+        if (firstFactory || secondFactory)
         {
-            devices = InstallLink(first, second, *firstFactory, rate, delay, mtu);
+            devices = InstallLink(first, second, firstFactory, secondFactory, rate, delay, mtu);
         }
         else
         {
@@ -257,18 +285,46 @@ WanTopologyHelper::CreateLinks()
         }
     };
 
+    // One FPGA per city that has one, shared by its ports.
+    auto hasFpga = [this](uint32_t city) {
+        return std::binary_search(m_aggregationCities.begin(), m_aggregationCities.end(), city);
+    };
+    for (uint32_t city : m_aggregationCities)
+    {
+        Ptr<InlineFpga> fpga = m_fpgaFactory.Create<InlineFpga>();
+        fpga->SetCity(city);
+        m_routers.Get(city)->AggregateObject(fpga);
+    }
+    const bool wanPorts = m_fpgaPorts == EVERY_PORT;
     for (uint32_t l = 0; l < m_topology.GetNLinks(); ++l)
     {
         const WanLink& link = m_topology.GetLink(l);
+        const uint32_t forward = m_topology.GetWanDirectedLink(link.a, link.b);
+        const uint32_t backward = m_topology.GetWanDirectedLink(link.b, link.a);
+        const bool portA = wanPorts && hasFpga(link.a);
+        const bool portB = wanPorts && hasFpga(link.b);
         connect(m_routers.Get(link.a),
                 m_routers.Get(link.b),
                 GbpsToDataRate(link.capacityGbps),
                 MsToTime(link.latencyMs),
                 link.mtuBytes,
                 WAN_BLOCK_BASE + 4 * l,
-                m_topology.GetWanDirectedLink(link.a, link.b),
-                m_topology.GetWanDirectedLink(link.b, link.a),
-                nullptr);
+                forward,
+                backward,
+                portA ? &m_aggregatorFactory : nullptr,
+                portB ? &m_aggregatorFactory : nullptr);
+        // A WAN port's own address is the receiver's address of the opposite direction.
+        const uint32_t ends[2][3] = {{link.a, forward, backward}, {link.b, backward, forward}};
+        for (const auto& [city, out, in] : ends)
+        {
+            if (Ptr<AggregatorNetDevice> port = DynamicCast<AggregatorNetDevice>(m_txDevices[out]))
+            {
+                port->SetRouterPort(city, m_rxAddresses[in]);
+                port->SetFpga(m_routers.Get(city)->GetObject<InlineFpga>());
+                NS_LOG_INFO("city " << m_topology.GetCity(city).id << ": FPGA port on "
+                                    << m_topology.GetDirectedLinkName(out));
+            }
+        }
     }
 
     m_islandAddresses.assign(m_topology.GetNCities(), Ipv4Address());
@@ -291,7 +347,8 @@ WanTopologyHelper::CreateLinks()
                 network,
                 down,
                 up,
-                aggregated ? &m_aggregatorFactory : nullptr);
+                aggregated ? &m_aggregatorFactory : nullptr,
+                nullptr);
         m_accessNetworks[i] = Ipv4Address(network);
         m_islandAddresses[i] = m_rxAddresses[down];
         NS_LOG_INFO("city " << city.id << ": island " << m_islandAddresses[i]);
@@ -301,6 +358,7 @@ WanTopologyHelper::CreateLinks()
                 DynamicCast<AggregatorNetDevice>(m_txDevices[down]);
             // The router's address on the access link is the receiver's address of A:up.
             aggregator->SetIsland(i, m_islandAddresses[i], m_rxAddresses[up]);
+            aggregator->SetFpga(m_routers.Get(i)->GetObject<InlineFpga>());
             m_aggregators[i] = aggregator;
             NS_LOG_INFO("city " << city.id << ": in-line aggregator on " << city.id << ":down");
         }
@@ -310,7 +368,8 @@ WanTopologyHelper::CreateLinks()
 NetDeviceContainer
 WanTopologyHelper::InstallLink(Ptr<Node> first,
                                Ptr<Node> second,
-                               const ObjectFactory& firstFactory,
+                               const ObjectFactory* firstFactory,
+                               const ObjectFactory* secondFactory,
                                DataRate rate,
                                Time delay,
                                uint32_t mtu) const
@@ -318,8 +377,12 @@ WanTopologyHelper::InstallLink(Ptr<Node> first,
     NS_LOG_FUNCTION(this << first << second << rate << delay << mtu);
     ObjectFactory queueFactory;
     queueFactory.SetTypeId(DEFAULT_QUEUE);
-    Ptr<PointToPointNetDevice> devices[2] = {firstFactory.Create<PointToPointNetDevice>(),
-                                             CreateObject<PointToPointNetDevice>()};
+    const ObjectFactory* factories[2] = {firstFactory, secondFactory};
+    Ptr<PointToPointNetDevice> devices[2] = {
+        firstFactory ? firstFactory->Create<PointToPointNetDevice>()
+                     : CreateObject<PointToPointNetDevice>(),
+        secondFactory ? secondFactory->Create<PointToPointNetDevice>()
+                      : CreateObject<PointToPointNetDevice>()};
     Ptr<Node> nodes[2] = {first, second};
     NetDeviceContainer container;
     for (uint32_t k = 0; k < 2; ++k)
@@ -331,10 +394,10 @@ WanTopologyHelper::InstallLink(Ptr<Node> first,
         nodes[k]->AddDevice(device);
         Ptr<Queue<Packet>> queue = queueFactory.Create<Queue<Packet>>();
         device->SetQueue(queue);
-        if (k == 0)
+        if (factories[k] != nullptr)
         {
-            // The router's port toward the FPGA: its egress FIFO is the device queue, without
-            // flow control toward the traffic control layer (hence without a queue disc).
+            // A router's FPGA port: its egress FIFO is the device queue, without flow control
+            // toward the traffic control layer (hence without a queue disc).
             queue->SetAttribute("MaxSize", QueueSizeValue(QueueSize(AGGREGATOR_PORT_QUEUE_LIMIT)));
         }
         else

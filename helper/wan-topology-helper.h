@@ -27,6 +27,7 @@ namespace ns3
 {
 
 class AggregatorNetDevice;
+class InlineFpga;
 
 /**
  * @ingroup wan-training
@@ -85,16 +86,20 @@ class AggregatorNetDevice;
  * NetDeviceQueueInterface to GetTxDevice of `A:down` (connected to its queue) and install the
  * disc with TrafficControlHelper after Install().
  *
- * In-line aggregation: before Install(), SetAggregationCities() chooses cities whose
- * router-side access device (the transmitting device of `A:down`) is an AggregatorNetDevice
- * instead of a PointToPointNetDevice. That link is built like every other one (same DataRate,
- * Mtu, Delay, same MAC allocation order, addresses and routes; the island's device has
- * PointToPointHelper's default DropTailQueue and flow control, the router's port the FIFO
- * above); after addressing, Install() calls AggregatorNetDevice::SetIsland
- * with the city index, the island's address and the router's address on the access link. The
- * device has no expectations yet, so it forwards everything unchanged until AggregatorHelper
- * configures it. The topology's `capabilities.aggregation` flag is AggregatorHelper's policy;
- * this mechanism does not check it.
+ * In-line aggregation: before Install(), SetAggregationCities() chooses the cities whose router
+ * has an in-line FPGA (one InlineFpga per router, aggregated to the router's Node) and which of
+ * its ports are FPGA ports: the router-side access device (the transmitting device of
+ * `A:down`, ACCESS_PORT: what aggregation and both modes sum on), or that and every WAN port of
+ * the router (EVERY_PORT: tree mode sums on the in-trees). An FPGA port is an
+ * AggregatorNetDevice instead of a PointToPointNetDevice, with the FIFO described above (a
+ * WAN FPGA port is the egress FIFO of a hardware switch port as well). That link is built like
+ * every other one (same DataRate, Mtu, Delay, same MAC allocation order, addresses and routes; the
+ * island's device has PointToPointHelper's default DropTailQueue and flow control, the router's
+ * port the FIFO above); after addressing, Install() calls AggregatorNetDevice::SetIsland with the
+ * city index, the island's address and the router's address on the access link. The device has no
+ * expectations yet, so it forwards everything unchanged until AggregatorHelper configures it. The
+ * topology's `capabilities.aggregation` flag is AggregatorHelper's policy; this mechanism does not
+ * check it.
  */
 class WanTopologyHelper
 {
@@ -113,6 +118,13 @@ class WanTopologyHelper
      */
     void Install();
 
+    /** Which ports of a router with an FPGA are FPGA ports. */
+    enum FpgaPorts
+    {
+        ACCESS_PORT, //!< the port toward the city's island (aggregation, both)
+        EVERY_PORT,  //!< that and every WAN port (tree)
+    };
+
     /**
      * @brief Before Install(): make the router-side access device of these cities an
      * AggregatorNetDevice with default attributes (replaces an earlier choice).
@@ -127,6 +139,26 @@ class WanTopologyHelper
      *        (its attributes are applied; DataRate and Mtu are then set from the topology)
      */
     void SetAggregationCities(const std::vector<uint32_t>& cities, const ObjectFactory& factory);
+    /**
+     * @brief Before Install(): give these cities' routers an FPGA made by a factory, with FPGA
+     * ports made by another (replaces an earlier choice).
+     * @param cities city indices (duplicates are ignored)
+     * @param factory creates the ports; its TypeId must be AggregatorNetDevice or a subclass
+     *        (its attributes are applied; DataRate and Mtu are then set from the topology)
+     * @param fpgaFactory creates the routers' InlineFpga (SlotCount, LineRate)
+     * @param ports which ports of those routers are FPGA ports
+     */
+    void SetAggregationCities(const std::vector<uint32_t>& cities,
+                              const ObjectFactory& factory,
+                              const ObjectFactory& fpgaFactory,
+                              FpgaPorts ports);
+    /** @return which ports of the cities with an FPGA are FPGA ports */
+    FpgaPorts GetFpgaPorts() const;
+    /**
+     * @param city a city index
+     * @return the city router's FPGA, or null when it has none
+     */
+    Ptr<InlineFpga> GetFpga(uint32_t city) const;
     /** @return the cities chosen by SetAggregationCities, in increasing order */
     std::vector<uint32_t> GetAggregationCities() const;
     /**
@@ -235,13 +267,14 @@ class WanTopologyHelper
     /** Create the point-to-point links and assign their addresses. */
     void CreateLinks();
     /**
-     * @brief Build a router's link toward an in-line aggregator: the first device (the router's
-     * port) is created by a factory, has a DropTailQueue of 10240 packets and no
-     * NetDeviceQueueInterface (so no queue disc); the second is built the way
-     * PointToPointHelper::Install builds one.
+     * @brief Build a link with an FPGA port at one end or both: an FPGA port is created by a
+     * factory, has a DropTailQueue of 10240 packets and no NetDeviceQueueInterface (so no queue
+     * disc); a device without factory is built the way PointToPointHelper::Install builds one.
      * @param first the first node
      * @param second the second node
-     * @param firstFactory creates the first node's device (a PointToPointNetDevice subclass)
+     * @param firstFactory creates the first node's device (a PointToPointNetDevice subclass),
+     *        or nullptr
+     * @param secondFactory creates the second node's device, or nullptr
      * @param rate the DataRate of both devices
      * @param delay the channel delay
      * @param mtu the Mtu of both devices
@@ -249,7 +282,8 @@ class WanTopologyHelper
      */
     NetDeviceContainer InstallLink(Ptr<Node> first,
                                    Ptr<Node> second,
-                                   const ObjectFactory& firstFactory,
+                                   const ObjectFactory* firstFactory,
+                                   const ObjectFactory* secondFactory,
                                    DataRate rate,
                                    Time delay,
                                    uint32_t mtu) const;
@@ -267,6 +301,8 @@ class WanTopologyHelper
     std::map<const NetDevice*, uint32_t> m_linkOfTxDevice; //!< Tx device -> directed link
     std::vector<uint32_t> m_aggregationCities;             //!< cities with an aggregator
     ObjectFactory m_aggregatorFactory;                     //!< creates the aggregators
+    ObjectFactory m_fpgaFactory;                           //!< creates the routers' FPGAs
+    FpgaPorts m_fpgaPorts{ACCESS_PORT};                    //!< which ports are FPGA ports
     std::vector<Ptr<NetDevice>> m_aggregators;             //!< aggregator per city, or null
     Ptr<WanUnicastRouting> m_unicast;                      //!< the unicast routes (once installed)
 };

@@ -341,7 +341,7 @@ AggregatorTestCase::Build(const std::vector<std::vector<std::string>>& cliques)
         round.push_back(clique);
     }
     CliqueSchedule schedule(m_topology->GetNCities(), {round});
-    m_aggregators.SetSchedule(*m_scenario, schedule, JOB);
+    m_aggregators.SetSchedule(*m_scenario, schedule, JOB, CapabilityMode::AGGREGATION);
 }
 
 void
@@ -1247,9 +1247,8 @@ AggregatorPlacementTestCase::DoRun()
             NS_TEST_EXPECT_MSG_EQ(fpga->GetSourceAddress(),
                                   Ipv4Address(ACCESS_BLOCK_BASE + 4 * i + 1),
                                   "source: the router's access address");
-            UintegerValue slots;
-            fpga->GetAttribute("SlotCount", slots);
-            NS_TEST_EXPECT_MSG_EQ(slots.Get(), 7, "SlotCount from the helper");
+            NS_TEST_EXPECT_MSG_EQ(fpga->GetFpga(), scenario.GetFpga(i), "the router's FPGA");
+            NS_TEST_EXPECT_MSG_EQ(fpga->GetFpga()->GetSlotCount(), 7, "SlotCount from the helper");
             TimeValue processing;
             fpga->GetAttribute("ProcessingDelay", processing);
             NS_TEST_EXPECT_MSG_EQ(processing.Get(), NanoSeconds(300), "ProcessingDelay");
@@ -1258,7 +1257,7 @@ AggregatorPlacementTestCase::DoRun()
 
     // Expectations from the Latin triples: island i of clique C expects C \ {i}.
     CliqueSchedule schedule = CliqueSchedule::LatinTriples(topology.GetNCities());
-    aggregators.SetSchedule(scenario, schedule, JOB);
+    aggregators.SetSchedule(scenario, schedule, JOB, CapabilityMode::AGGREGATION);
     for (uint32_t island : {lon, sin})
     {
         Ptr<AggregatorNetDevice> fpga = aggregators.GetAggregator(scenario, island);

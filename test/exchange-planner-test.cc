@@ -266,9 +266,6 @@ TEST(ExchangePlanner, BadChunkingIsRejectedWithItsField)
 
     error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 1000, 0, 251));
     EXPECT_EQ(error.GetField(), "parameterCount");
-
-    error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::TREE, 1000, 0, 1));
-    EXPECT_EQ(error.GetField(), "mode");
 }
 
 TEST(ExchangePlanner, GroupsGoToThePlansThatSendToAGroup)

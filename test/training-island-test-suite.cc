@@ -752,22 +752,18 @@ TrainingHelperCheckModeTestCase::DoRun()
     for (M mode : {M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING, M::TREE})
     {
         const std::string name = CapabilityModeToString(mode);
-        const bool groups = name == "multicast" || name == "both";
-        const bool summed = name == "aggregation" || name == "both";
+        const bool groups = name == "multicast" || name == "both" || name == "tree";
+        const bool summed = name == "aggregation" || name == "both" || name == "tree";
         NS_TEST_EXPECT_MSG_EQ(UsesMulticast(mode), groups, name << " sends to groups");
         NS_TEST_EXPECT_MSG_EQ(UsesAggregation(mode), summed, name << " is summed");
     }
 
     const std::string file = CreateDataDirFilename(NINE_CITY);
     const WanTopology nineCity = WanTopology::LoadFile(file);
-    for (M mode : {M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING})
+    for (M mode : {M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING, M::TREE})
     {
         NS_TEST_EXPECT_MSG_EQ(Reason(nineCity, mode), "", "the nine cities can do every mode");
     }
-    NS_TEST_EXPECT_MSG_EQ(
-        Reason(nineCity, M::TREE),
-        "mode 'tree' is not simulated (simulated: unicast, multicast, aggregation, both, ring)",
-        "tree is analytic only");
 
     // The nine cities without in-line aggregation.
     std::ifstream in(file);
@@ -775,7 +771,7 @@ TrainingHelperCheckModeTestCase::DoRun()
     document["capabilities"]["aggregation"] = false;
     const WanTopology noFpga = WanTopology::Parse(document.dump(), "no-fpga.json");
     NS_TEST_EXPECT_MSG_EQ(Reason(noFpga, M::MULTICAST), "", "multicast needs no FPGA");
-    for (const std::string name : {"aggregation", "both"})
+    for (const std::string name : {"aggregation", "both", "tree"})
     {
         NS_TEST_EXPECT_MSG_EQ(Reason(noFpga, CapabilityModeFromString(name)),
                               "mode '" + name + "' needs in-line aggregation, but topology '" +
@@ -787,7 +783,7 @@ TrainingHelperCheckModeTestCase::DoRun()
     const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename("data/tiny-valid.json"));
     NS_TEST_EXPECT_MSG_EQ(Reason(tiny, M::UNICAST), "", "unicast needs nothing");
     NS_TEST_EXPECT_MSG_EQ(Reason(tiny, M::RING), "", "the ring needs nothing");
-    for (const std::string name : {"multicast", "both"})
+    for (const std::string name : {"multicast", "both", "tree"})
     {
         NS_TEST_EXPECT_MSG_EQ(Reason(tiny, CapabilityModeFromString(name)),
                               "mode '" + name +

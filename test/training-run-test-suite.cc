@@ -161,9 +161,9 @@ class TrainingRunValidateTestCase : public TestCase
         config = TinyConfig();
         config.mode = CapabilityMode::TREE;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              "mode: mode 'tree' is not simulated (simulated: "
-                              "unicast, multicast, aggregation, both, ring)",
-                              "tree");
+                              "mode: mode 'tree' needs multicast, but topology "
+                              "'tiny' has capabilities.multicast false",
+                              "tree: the root multicasts the total");
         config.mode = CapabilityMode::MULTICAST;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
                               "mode: mode 'multicast' needs multicast, but topology "
@@ -261,7 +261,7 @@ class TrainingRunValidateTestCase : public TestCase
         config.mode = CapabilityMode::TREE;
         NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() {
                                   TrainingRun run(tiny, all, config);
-                              }).rfind("mode: mode 'tree' is not simulated", 0),
+                              }).rfind("mode: mode 'tree' needs multicast", 0),
                               0u,
                               "the constructor validates");
     }

@@ -72,7 +72,9 @@ TrainingOptions::AddValues(CommandLine& cmd)
 void
 TrainingOptions::AddMode(CommandLine& cmd)
 {
-    cmd.AddValue("mode", "capability mode: unicast, multicast, aggregation, both or ring", mode);
+    cmd.AddValue("mode",
+                 "capability mode: unicast, multicast, aggregation, both, ring or tree",
+                 mode);
     m_withMode = true;
 }
 

@@ -56,13 +56,15 @@ AtMost(double a, double b)
 bool
 UsesMulticast(CapabilityMode mode)
 {
-    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH ||
+           mode == CapabilityMode::TREE;
 }
 
 bool
 UsesAggregation(CapabilityMode mode)
 {
-    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH ||
+           mode == CapabilityMode::TREE;
 }
 
 std::string

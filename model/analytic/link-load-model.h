@@ -50,14 +50,16 @@ CapabilityMode CapabilityModeFromString(const std::string& name);
 /**
  * @ingroup wan-training
  * @param mode a capability mode
- * @return whether its islands send to multicast groups (multicast, both)
+ * @return whether its islands send to multicast groups (multicast, both; tree: the root sends
+ *         the total to one)
  */
 bool UsesMulticast(CapabilityMode mode);
 
 /**
  * @ingroup wan-training
  * @param mode a capability mode
- * @return whether in-line FPGAs at the receivers' edges sum its contributions (aggregation, both)
+ * @return whether in-line FPGAs sum its contributions: at the receivers' edges (aggregation,
+ *         both) or on every router of a clique's in-tree (tree)
  */
 bool UsesAggregation(CapabilityMode mode);
 

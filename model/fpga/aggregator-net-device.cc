@@ -53,27 +53,12 @@ AggregatorNetDevice::GetTypeId()
             .SetParent<PointToPointNetDevice>()
             .SetGroupName("WanTraining")
             .AddConstructor<AggregatorNetDevice>()
-            .AddAttribute("SlotCount",
-                          "The number of chunks the FPGA memory can sum at the same time; a "
-                          "contribution that needs a new slot while every slot is in use is "
-                          "passed through unaggregated (0: every contribution passes through).",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&AggregatorNetDevice::m_slotCount),
-                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("ProcessingDelay",
                           "The latency a contribution spends in the FPGA pipeline after its "
                           "serialization at LineRate.",
                           TimeValue(NanoSeconds(500)),
                           MakeTimeAccessor(&AggregatorNetDevice::m_processingDelay),
                           MakeTimeChecker(Time(0)))
-            .AddAttribute("LineRate",
-                          "The aggregate throughput of the FPGA pipeline: every contribution "
-                          "occupies it for its IPv4 datagram size at this rate. The streams of "
-                          "all other clique members converge here (k-1 times the access rate "
-                          "in both mode), so it should be at least their total rate.",
-                          DataRateValue(DataRate("1000Gbps")),
-                          MakeDataRateAccessor(&AggregatorNetDevice::m_lineRate),
-                          MakeDataRateChecker())
             .AddAttribute("Timeout",
                           "How long after a slot's first contribution an incomplete slot is "
                           "released as a partial aggregate with its contributor bitmap; it "
@@ -98,7 +83,7 @@ AggregatorNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_duplicateTrace),
                             "ns3::AggregatorNetDevice::ContributionCallback")
             .AddTraceSource("AggregateOut",
-                            "An aggregate (complete or partial) was sent toward the island.",
+                            "An aggregate (complete or partial) was sent on the port.",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_aggregateOutTrace),
                             "ns3::AggregatorNetDevice::AggregateCallback")
             .AddTraceSource("PassThrough",
@@ -110,19 +95,18 @@ AggregatorNetDevice::GetTypeId()
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_timeoutTrace),
                             "ns3::AggregatorNetDevice::TimeoutCallback")
             .AddTraceSource("SlotsInUse",
-                            "The number of slots in use.",
+                            "The number of slots in use by this port.",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_slotsInUse),
                             "ns3::TracedValueCallback::Uint32")
             .AddTraceSource("SlotHighWaterMark",
-                            "The most slots in use at any time so far.",
+                            "The most slots in use by this port at any time so far.",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_slotHighWaterMark),
                             "ns3::TracedValueCallback::Uint32");
     return tid;
 }
 
 AggregatorNetDevice::AggregatorNetDevice()
-    : m_slotCount(65536),
-      m_port(SyncProtocol::DEFAULT_PORT),
+    : m_port(SyncProtocol::DEFAULT_PORT),
       m_island(UINT32_MAX),
       m_txEndConnected(false),
       m_identification(0),
@@ -155,8 +139,53 @@ AggregatorNetDevice::SetIsland(uint32_t island,
                         << island << " cannot be named in a contributor bitmap (at most "
                         << IslandSyncHeader::MAX_ISLANDS << " islands)");
     m_island = island;
+    m_facesIsland = true;
     m_islandAddress = islandAddress;
     m_sourceAddress = sourceAddress;
+}
+
+void
+AggregatorNetDevice::SetRouterPort(uint32_t city, Ipv4Address sourceAddress)
+{
+    NS_LOG_FUNCTION(this << city << sourceAddress);
+    NS_ABORT_MSG_IF(city >= IslandSyncHeader::MAX_ISLANDS,
+                    "AggregatorNetDevice::SetRouterPort(): city "
+                        << city << " cannot be named in a contributor bitmap (at most "
+                        << IslandSyncHeader::MAX_ISLANDS << " islands)");
+    m_island = city;
+    m_facesIsland = false;
+    m_islandAddress = Ipv4Address();
+    m_sourceAddress = sourceAddress;
+}
+
+bool
+AggregatorNetDevice::FacesIsland() const
+{
+    return m_facesIsland;
+}
+
+void
+AggregatorNetDevice::SetFpga(Ptr<InlineFpga> fpga)
+{
+    NS_ABORT_MSG_UNLESS(fpga, "AggregatorNetDevice::SetFpga(): no FPGA");
+    m_fpga = fpga;
+    fpga->AddPort(this);
+}
+
+Ptr<InlineFpga>
+AggregatorNetDevice::GetFpga() const
+{
+    if (!m_fpga)
+    {
+        // A port made alone: an FPGA of its own.
+        m_fpga = CreateObject<InlineFpga>();
+        if (m_island != UINT32_MAX)
+        {
+            m_fpga->SetCity(m_island);
+        }
+        m_fpga->AddPort(const_cast<AggregatorNetDevice*>(this));
+    }
+    return m_fpga;
 }
 
 uint32_t
@@ -182,21 +211,38 @@ AggregatorNetDevice::SetExpectations(uint16_t jobId, std::vector<RoundExpectatio
 {
     NS_LOG_FUNCTION(this << jobId << rounds.size());
     NS_ABORT_MSG_IF(m_island == UINT32_MAX,
-                    "AggregatorNetDevice::SetExpectations(): call SetIsland() first");
+                    "AggregatorNetDevice::SetExpectations(): call SetIsland() or "
+                    "SetRouterPort() first");
     NS_ABORT_MSG_IF(rounds.empty(),
                     "AggregatorNetDevice::SetExpectations(): job "
                         << jobId << ": the expectations need at least one round");
     for (std::size_t r = 0; r < rounds.size(); ++r)
     {
-        for (const auto& [clique, expected] : rounds[r])
+        for (const auto& [clique, expectation] : rounds[r])
         {
-            NS_ABORT_MSG_IF(expected & Bit(m_island),
-                            "AggregatorNetDevice::SetExpectations(): job "
-                                << jobId << " round " << r << " clique " << clique << ": island "
-                                << m_island << " cannot expect a contribution from itself");
+            const char* const where = "AggregatorNetDevice::SetExpectations(): job ";
+            NS_ABORT_MSG_IF(expectation.contributors == 0,
+                            where << jobId << " round " << r << " clique " << clique
+                                  << ": no contributor expected");
+            if (expectation.root == Ipv4Address())
+            {
+                NS_ABORT_MSG_UNLESS(m_facesIsland,
+                                    where << jobId << " round " << r << " clique " << clique
+                                          << ": an edge expectation on a port of city " << m_island
+                                          << " that faces no island");
+                NS_ABORT_MSG_IF(expectation.contributors & Bit(m_island),
+                                where << jobId << " round " << r << " clique " << clique
+                                      << ": island " << m_island
+                                      << " cannot expect a contribution from itself");
+            }
         }
     }
     m_expectations[jobId] = std::move(rounds);
+    // A new set of expectations starts without the views of the old one.
+    for (auto it = m_views.begin(); it != m_views.end();)
+    {
+        it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
+    }
 }
 
 void
@@ -211,14 +257,27 @@ AggregatorNetDevice::GetExpectedContributors(uint16_t jobId,
                                              uint32_t round,
                                              uint16_t cliqueId) const
 {
-    auto job = m_expectations.find(jobId);
-    if (job == m_expectations.end())
+    const Expectation* expectation = GetExpectation(jobId, round, cliqueId);
+    if (expectation == nullptr)
     {
         return 0;
     }
+    auto view = m_views.find(StreamKey{jobId, round, cliqueId});
+    return view == m_views.end() ? expectation->contributors
+                                 : expectation->contributors & view->second;
+}
+
+const AggregatorNetDevice::Expectation*
+AggregatorNetDevice::GetExpectation(uint16_t jobId, uint32_t round, uint16_t cliqueId) const
+{
+    auto job = m_expectations.find(jobId);
+    if (job == m_expectations.end())
+    {
+        return nullptr;
+    }
     const RoundExpectations& expectations = job->second[round % job->second.size()];
     auto clique = expectations.find(cliqueId);
-    return clique == expectations.end() ? 0 : clique->second;
+    return clique == expectations.end() ? nullptr : &clique->second;
 }
 
 uint64_t
@@ -306,6 +365,8 @@ AggregatorNetDevice::PassReasonToString(PassReason reason)
         return "no-slot";
     case MISMATCH:
         return "mismatch";
+    case OVERLAP:
+        return "overlap";
     }
     return "unknown";
 }
@@ -325,21 +386,19 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     // A contribution: serialize it into the pipeline at LineRate, then ProcessingDelay.
     SumDeferred(true);
     Time now = Simulator::Now();
-    Time start = std::max(now, m_pipelineFreeAt);
-    m_pipelineFreeAt = start + GetLineTime(packet->GetSize());
-    contribution.exit = m_pipelineFreeAt + m_processingDelay;
+    contribution.exit = GetFpga()->Enter(packet->GetSize()) + m_processingDelay;
     const IslandSyncHeader& header = contribution.header;
     contribution.key = ChunkKey{header.GetJobId(),
                                 header.GetRound(),
                                 header.GetCliqueId(),
                                 header.GetChunkIndex()};
-    const uint64_t bit = Bit(header.GetSender());
     ChunkState& chunk = m_chunks[contribution.key];
     contribution.chunk = &chunk;
-    contribution.deferred = CanDefer(contribution, bit);
+    contribution.deferred = CanDefer(contribution);
     if (contribution.deferred)
     {
-        chunk.deferred |= bit; // summed for sure: the packet is not needed any more
+        // Summed for sure: the packet is not needed any more.
+        chunk.deferred |= contribution.contributors;
     }
     else
     {
@@ -368,17 +427,18 @@ AggregatorNetDevice::GetBroadcast() const
 }
 
 bool
-AggregatorNetDevice::CanDefer(const Contribution& contribution, uint64_t bit) const
+AggregatorNetDevice::CanDefer(const Contribution& contribution) const
 {
     const ChunkState& chunk = *contribution.chunk;
+    const uint64_t bits = contribution.contributors;
     if (!m_contributionInTrace.IsEmpty() || !chunk.open || chunk.others != 0 ||
-        (chunk.deferred & bit) != 0)
+        (chunk.deferred & bits) != 0)
     {
         return false;
     }
     const Slot& slot = chunk.slot;
-    return (slot.expected & bit) != 0 && (slot.contributors & bit) == 0 &&
-           (slot.contributors | chunk.deferred | bit) != slot.expected &&
+    return (slot.expected & bits) == bits && (slot.contributors & bits) == 0 &&
+           ((slot.contributors | chunk.deferred | bits) & slot.expected) != slot.expected &&
            SameLayout(slot, contribution) && contribution.exit < slot.deadline;
 }
 
@@ -440,24 +500,10 @@ AggregatorNetDevice::GetDeferredExited() const
     return exited;
 }
 
-Time
-AggregatorNetDevice::GetLineTime(uint32_t bytes)
-{
-    // DataRate::CalculateBytesTxTime costs a division in int64x64_t arithmetic; contributions
-    // mostly have one size, so the last answer is kept (for that size and that LineRate).
-    if (bytes != m_lineTimeBytes || m_lineRate != m_lineTimeRate)
-    {
-        m_lineTimeBytes = bytes;
-        m_lineTimeRate = m_lineRate;
-        m_lineTime = m_lineRate.CalculateBytesTxTime(bytes);
-    }
-    return m_lineTime;
-}
-
 uint32_t
 AggregatorNetDevice::Classify(Ptr<const Packet> packet,
                               uint16_t protocolNumber,
-                              Contribution& contribution) const
+                              Contribution& contribution)
 {
     if (protocolNumber != Ipv4L3Protocol::PROT_NUMBER)
     {
@@ -465,25 +511,100 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     }
     // Every datagram of the island's down link passes here: read without a packet copy.
     IslandSyncHeader& header = contribution.header;
-    const uint32_t syncStart =
-        IslandSyncHeader::ReadFromPacket(packet, IslandSyncHeader::IPV4_DATAGRAM, m_port, header);
+    uint32_t to = 0;
+    const uint32_t syncStart = IslandSyncHeader::ReadFromPacket(packet,
+                                                                IslandSyncHeader::IPV4_DATAGRAM,
+                                                                m_port,
+                                                                header,
+                                                                &to);
     if (syncStart == 0)
     {
         return NOT_SYNC;
     }
-    if (header.GetType() != IslandSyncHeader::DATA)
+    const IslandSyncHeader::Type type = header.GetType();
+    if (type == IslandSyncHeader::VIEW)
+    {
+        SnoopView(header, Ipv4Address(to));
+        return NOT_DATA;
+    }
+    if (type != IslandSyncHeader::DATA && type != IslandSyncHeader::AGGREGATE)
     {
         return NOT_DATA;
     }
-    uint64_t expected =
+    const Expectation* expectation =
+        GetExpectation(header.GetJobId(), header.GetRound(), header.GetCliqueId());
+    if (expectation == nullptr)
+    {
+        return NO_EXPECTATION;
+    }
+    const bool tree = expectation->root != Ipv4Address();
+    if (!tree && type != IslandSyncHeader::DATA)
+    {
+        return NOT_DATA;
+    }
+    const uint64_t contributors =
+        type == IslandSyncHeader::DATA ? Bit(header.GetSender()) : header.GetContributors();
+    const uint64_t expected =
         GetExpectedContributors(header.GetJobId(), header.GetRound(), header.GetCliqueId());
-    if (!(expected & Bit(header.GetSender())))
+    if ((tree && Ipv4Address(to) != expectation->root) || contributors == 0 ||
+        (contributors & ~expected) != 0)
     {
         return NO_EXPECTATION;
     }
     contribution.paddingBytes = packet->GetSize() - syncStart - header.GetSerializedSize();
+    contribution.contributors = contributors;
     contribution.expected = expected;
+    contribution.destination = tree ? expectation->root : m_islandAddress;
     return N_PASS_REASONS;
+}
+
+void
+AggregatorNetDevice::SnoopView(const IslandSyncHeader& header, Ipv4Address destination)
+{
+    const StreamKey stream{header.GetJobId(), header.GetRound(), header.GetCliqueId()};
+    const Expectation* expectation =
+        GetExpectation(header.GetJobId(), header.GetRound(), header.GetCliqueId());
+    if (expectation == nullptr || expectation->root == Ipv4Address() ||
+        destination != expectation->root)
+    {
+        return;
+    }
+    auto [view, added] = m_views.try_emplace(stream, header.GetContributors());
+    if (!added)
+    {
+        view->second &= header.GetContributors();
+    }
+    NS_LOG_LOGIC("view " << header << ": expects " << (expectation->contributors & view->second));
+    // The open slots of the exchange with nothing in the pipeline expect less: those then
+    // complete leave now, in chunk order (the map's order is not the chunks'). A slot with
+    // contributions in the pipeline keeps its expectation (a deferred one was promised not to
+    // complete it) and completes or times out as it would have.
+    SumDeferred(true);
+    std::vector<uint32_t> complete;
+    for (auto& [key, chunk] : m_chunks)
+    {
+        if (chunk.open && chunk.deferred == 0 && chunk.others == 0 &&
+            std::get<0>(key) == std::get<0>(stream) && std::get<1>(key) == std::get<1>(stream) &&
+            std::get<2>(key) == std::get<2>(stream))
+        {
+            Slot& slot = chunk.slot;
+            slot.expected &= view->second;
+            if (slot.contributors != 0 && (slot.contributors & slot.expected) == slot.expected)
+            {
+                complete.push_back(std::get<3>(key));
+            }
+        }
+    }
+    std::sort(complete.begin(), complete.end());
+    for (uint32_t index : complete)
+    {
+        ChunkKey key{std::get<0>(stream), std::get<1>(stream), std::get<2>(stream), index};
+        auto it = m_chunks.find(key);
+        if (it != m_chunks.end() && it->second.open)
+        {
+            Release(key, it->second, true);
+        }
+    }
 }
 
 void
@@ -515,13 +636,13 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     m_contributionInTrace(header);
 
     const ChunkKey& key = contribution.key;
-    uint64_t bit = Bit(header.GetSender());
+    const uint64_t bits = contribution.contributors;
     const std::vector<float>& values = header.GetValues();
 
     ChunkState& chunk = *contribution.chunk;
     if (contribution.deferred)
     {
-        chunk.deferred &= ~bit;
+        chunk.deferred &= ~bits;
     }
     else
     {
@@ -540,7 +661,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
             ForgetIfIdle(key, chunk);
             return;
         }
-        if (m_slotsInUse >= m_slotCount)
+        if (!GetFpga()->AcquireSlot())
         {
             Close(key);
             NotePassThrough(contribution.packet, NO_SLOT);
@@ -555,6 +676,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.chunkCount = header.GetChunkCount();
         slot.valueOffset = header.GetValueOffset();
         slot.paddingBytes = contribution.paddingBytes;
+        slot.destination = contribution.destination;
         slot.sums.assign(values.size(), 0.0);
         slot.opening = m_openings++;
         slot.deadline = Simulator::Now() + m_timeout;
@@ -568,7 +690,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     }
 
     Slot& slot = chunk.slot;
-    if (slot.contributors & bit)
+    if ((slot.contributors & bits) != 0 && header.GetType() == IslandSyncHeader::DATA)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
         NS_LOG_LOGIC("duplicate " << header);
@@ -576,11 +698,20 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         m_duplicateTrace(header);
         return;
     }
+    if ((slot.contributors & bits) != 0)
+    {
+        // A partial aggregate overlapping the slot: its sum cannot be split.
+        NS_ASSERT_MSG(!contribution.deferred, broken);
+        NS_LOG_LOGIC("overlap " << header);
+        NotePassThrough(contribution.packet, OVERLAP);
+        Emit(contribution.packet);
+        return;
+    }
     if (!SameLayout(slot, contribution))
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
         NS_LOG_LOGIC("layout mismatch " << header);
-        slot.expected &= ~bit;
+        slot.expected &= ~bits;
         NotePassThrough(contribution.packet, MISMATCH);
         Emit(contribution.packet);
     }
@@ -590,10 +721,10 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         {
             slot.sums[v] += static_cast<double>(values[v]);
         }
-        slot.contributors |= bit;
+        slot.contributors |= bits;
         ++m_contributionsSummed;
     }
-    if (slot.contributors != 0 && slot.contributors == slot.expected)
+    if (slot.contributors != 0 && (slot.contributors & slot.expected) == slot.expected)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
         Release(key, chunk, true);
@@ -641,12 +772,12 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete)
     if (Node::ChecksumEnabled())
     {
         udp.EnableChecksums();
-        udp.InitializeChecksum(m_sourceAddress, m_islandAddress, UdpL4Protocol::PROT_NUMBER);
+        udp.InitializeChecksum(m_sourceAddress, slot.destination, UdpL4Protocol::PROT_NUMBER);
     }
     packet->AddHeader(udp);
     Ipv4Header ip;
     ip.SetSource(m_sourceAddress);
-    ip.SetDestination(m_islandAddress);
+    ip.SetDestination(slot.destination);
     ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
     ip.SetTtl(AGGREGATE_TTL);
     ip.SetIdentification(m_identification++);
@@ -661,6 +792,7 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete)
     Close(key);
     chunk.open = false;
     m_slotsInUse = m_slotsInUse - 1;
+    GetFpga()->ReleaseSlot();
     ForgetIfIdle(key, chunk);
 
     NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);
@@ -808,7 +940,7 @@ AggregatorNetDevice::DrainOutbox()
         if (!PointToPointNetDevice::Send(packet, GetBroadcast(), Ipv4L3Protocol::PROT_NUMBER))
         {
             // Only when the link is down; the parent traced the drop (MacTxDrop).
-            NS_LOG_WARN("the link toward island " << m_island << " refused a packet");
+            NS_LOG_WARN("the link of a port of city " << m_island << " refused a packet");
         }
     }
 }

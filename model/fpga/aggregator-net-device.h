@@ -8,6 +8,7 @@
 #define AGGREGATOR_NET_DEVICE_H
 
 #include "chunk-range-set.h"
+#include "inline-fpga.h"
 #include "island-sync-header.h"
 
 #include "ns3/data-rate.h"
@@ -32,29 +33,42 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief The in-line FPGA of a city: a point-to-point device on the router port facing the
- * city's island that sums the island's incoming model contributions.
+ * @brief A port of a router's in-line FPGA (InlineFpga): a point-to-point device on a router
+ * port that sums the model contributions the router forwards on it.
  *
  * The device is a PointToPointNetDevice (same attributes, queue, traces and channel) whose
- * Send() inspects every packet the router forwards toward the island.
+ * Send() inspects every packet the router forwards on the port. Every port of one router
+ * shares the router's InlineFpga: its slot memory (`SlotCount`) and its pipeline (`LineRate`);
+ * the rest (expectations, slots, timeouts, outbox, counters) is the port's own, since the
+ * contributions of one chunk leave a router by one port.
  *
  * **What it aggregates.** A *contribution* is an IPv4 datagram (not a fragment) carrying UDP to
- * the `Port` attribute (the module's port, SyncProtocol::DEFAULT_PORT) whose
- * payload starts with a valid IslandSyncHeader of type DATA, for a (job, round, clique, sender)
- * the device expects (SetExpectations): the job has expectations, round mod period and the
- * clique id name an entry, and the sender is one of its expected contributors. The IPv4
- * destination is not checked: every packet sent on this port is headed to the island, whether
- * it is addressed to the island (aggregation mode) or to a multicast group (both mode).
+ * the `Port` attribute (the module's port, SyncProtocol::DEFAULT_PORT) whose payload starts with
+ * a valid IslandSyncHeader, for a (job, round, clique) the port expects (SetExpectations: the
+ * job has expectations, round mod period and the clique id, epoch included, name an entry).
+ * An entry has one of two roles (Expectation):
+ * - *edge* (aggregation and both modes; only on the port facing an island): DATA whose sender
+ *   is an expected contributor. The IPv4 destination is not checked: every packet sent on this
+ *   port is headed to the island, addressed to it (aggregation) or to a multicast group (both).
+ *   The aggregate goes to the island.
+ * - *tree* (tree mode; any port on a clique's in-tree): DATA or AGGREGATE addressed to the
+ *   clique's root island (Expectation::root) whose contributors (the sender's bit for DATA,
+ *   the bitmap of a partial aggregate from a router below) are all expected: the contributors
+ *   of the port's subtree. The aggregate, a *partial aggregate* unless the port faces the root,
+ *   goes on toward the root. A VIEW addressed to the root (a member that excluded others, see
+ *   CliqueMembership) is forwarded unchanged, and the port's expectations for the round's
+ *   clique shrink to the members it names: open slots that then hold every contribution still
+ *   expected are released at once as complete aggregates.
  *
- * **Pipeline.** Every contribution enters a FIFO pipeline: it occupies the pipeline for its
- * IPv4 datagram size at `LineRate` (a serialization, so LineRate is the aggregate throughput),
- * then leaves it `ProcessingDelay` later; the FPGA's state changes when the contribution leaves
- * the pipeline. Contributions do not use the device queue (only what the FPGA emits does), so
- * the streams of the k-1 other members of a clique may converge on the port faster than the
- * link rate (k-1 times the access rate in both mode); the input buffer in front of the pipeline
- * is unbounded, so choose LineRate (default 1000 Gbps) at least their total rate. Packets that
- * are not contributions bypass the pipeline and are sent at once, unchanged, with no added
- * delay, so a device without expectations is transparent.
+ * **Pipeline.** Every contribution enters the FPGA's FIFO pipeline: it occupies the pipeline
+ * for its IPv4 datagram size at the FPGA's `LineRate` (a serialization shared by every port of
+ * the router, in arrival order), then leaves it `ProcessingDelay` later; the port's state
+ * changes when the contribution leaves the pipeline. Contributions do not use the device queue
+ * (only what the FPGA emits does), so the streams of the k-1 other members of a clique may
+ * converge on the port faster than the link rate (k-1 times the access rate in both mode); the
+ * input buffer in front of the pipeline is unbounded, so choose LineRate (default 1000 Gbps) at
+ * least their total rate. Packets that are not contributions bypass the pipeline and are sent
+ * at once, unchanged, with no added delay, so a device without expectations is transparent.
  *
  * **Deferred summation.** A contribution whose only effect is to be added to a slot's sums
  * (its slot is open, it is neither the slot's last nor a duplicate, no contribution of its chunk
@@ -69,7 +83,8 @@ namespace ns3
  * own exit event again (the trace fires at the exit time).
  *
  * **Slots.** A chunk (job, round, clique, chunk index) is summed in a slot, opened by its first
- * contribution. A slot keeps the contributor bitmap, the expected bitmap and the running sums,
+ * contribution when the FPGA has a free slot. A slot keeps the contributor bitmap, the expected
+ * bitmap and the running sums,
  * and remembers the layout of the first contribution (chunk count, value offset, value count,
  * and padding bytes after the header). When the bitmap equals the expected bitmap the device
  * sends one AGGREGATE and frees the slot. `Timeout` after the slot was opened, an incomplete
@@ -81,15 +96,16 @@ namespace ns3
  * the earliest deadline of a slot still open; the deadline of a slot that completed is dropped
  * when it reaches the top of the heap.
  *
- * **The aggregate.** An IPv4 datagram from the router's address on the access link
- * (SetIsland's sourceAddress) to the island's address, TTL 64 (ns-3's default, as if the router
- * originated it), protocol UDP, identification from a per-device counter, checksums when
- * Node::ChecksumEnabled(); UDP source and destination port `Port`; an IslandSyncHeader of type
- * AGGREGATE with the job, round, clique, chunk index, chunk count and value offset of the
- * contributions, sender = the island index the device faces (the FPGA of that city), the union
- * contributor bitmap (the contributor count is its population count) and the float32 sums;
- * then as many zero padding bytes as one contribution, so the aggregate has exactly the wire
- * size of one contribution. The island receives it on its normal UDP socket.
+ * **The aggregate.** An IPv4 datagram from the router's address on the port's link
+ * (SetIsland's or SetRouterPort's sourceAddress) to the island's address (edge) or the root's
+ * (tree), TTL 64 (ns-3's default, as if the router originated it), protocol UDP,
+ * identification from a per-device counter, checksums when Node::ChecksumEnabled(); UDP source
+ * and destination port `Port`; an IslandSyncHeader of type AGGREGATE with the job, round,
+ * clique, chunk index, chunk count and value offset of the contributions, sender = the router's
+ * city (the FPGA of that city), the union contributor bitmap (the contributor count is its
+ * population count) and the float32 sums; then as many zero padding bytes as one contribution,
+ * so the aggregate has exactly the wire size of one contribution. The island receives it on
+ * its normal UDP socket.
  *
  * **Summation order.** Each value is accumulated in double precision, starting from 0, in the
  * order the contributions leave the pipeline (their arrival order), and rounded once to float32
@@ -100,8 +116,8 @@ namespace ns3
  * **Pass-through (no loss, no corruption).** Everything that is not summed is forwarded
  * unchanged (the original IPv4 datagram) and counted by reason (PassReason):
  * - NOT_SYNC, NOT_DATA, NO_EXPECTATION: at once, bypassing the pipeline (non-sync traffic,
- *   NACK/DONE/READY/AGGREGATE messages, DATA of a job, round, clique or sender without
- *   expectation);
+ *   NACK/DONE/READY/VIEW messages, an AGGREGATE at an edge entry, DATA or AGGREGATE of a job,
+ *   round, clique or contributor without expectation, or not addressed to a tree's root);
  * - CLOSED: a contribution for a closed chunk (a repair after the aggregate left, or a late
  *   contribution after a partial aggregate): the island needs it on its own;
  * - NO_SLOT: **when every slot is in use, a contribution that would open a new slot is passed
@@ -112,8 +128,11 @@ namespace ns3
  * - MISMATCH: a contribution whose layout differs from its slot's; it is removed from the
  *   slot's expected bitmap so that the slot can still complete.
  *
- * A contribution whose sender is already in its open slot (a retransmission) is a *duplicate*:
- * it is neither summed again nor forwarded (its values are in the slot) and is counted.
+ * - OVERLAP: a partial aggregate (tree) some of whose contributors the open slot already holds:
+ *   a sum cannot be split, so it goes on unsummed and the root sorts it out.
+ *
+ * A DATA whose sender is already in its open slot (a retransmission) is a *duplicate*: it is
+ * neither summed again nor forwarded (its values are in the slot) and is counted.
  *
  * Aggregates and pipeline pass-throughs enter the device queue when it has room; otherwise they
  * wait in an unbounded outbox, in order, drained as transmissions complete, so the device never
@@ -123,15 +142,15 @@ namespace ns3
  * chunk (passed through) or a duplicate (absorbed).
  *
  * **Sizing.** A slot lives from the first to the last contribution of its chunk, so the slots in
- * use are about (arrival skew between a clique's streams) x (chunk rate); `SlotCount` (default
- * 65536) should cover it and `Timeout` (default 500 ms) exceed the skew, or chunks leave as
- * pass-throughs or partial aggregates (still exact, but more ingress than one stream).
- * Contributors of a clique should therefore send toward a member at the same pace and start
- * together; TrainingIslandApplication does so in aggregation and both modes (one common pacing
- * rate per clique, streams started once every member has announced the round) and waits about
- * Timeout before it NACKs a gap (its AggregationTimeout). The memory for closed chunks is outside
- * the slots: index intervals per (job, round, clique), one interval when chunks complete in
- * order.
+ * use are about (arrival skew between a clique's streams) x (chunk rate), summed over the
+ * router's ports; the FPGA's `SlotCount` (default 65536) should cover it and `Timeout` (default 500
+ * ms) exceed the skew, or chunks leave as pass-throughs or partial aggregates (still exact, but
+ * more ingress than one stream). Contributors of a clique should therefore send toward a member at
+ * the same pace and start together; TrainingIslandApplication does so in aggregation and both modes
+ * (one common pacing rate per clique, streams started once every member has announced the round)
+ * and waits about Timeout before it NACKs a gap (its AggregationTimeout). The memory for closed
+ * chunks is outside the slots: index intervals per (job, round, clique), one interval when chunks
+ * complete in order.
  */
 class AggregatorNetDevice : public PointToPointNetDevice
 {
@@ -145,16 +164,25 @@ class AggregatorNetDevice : public PointToPointNetDevice
         CLOSED = 3,         //!< DATA for a chunk whose aggregate already left (or bypassed)
         NO_SLOT = 4,        //!< DATA that needed a new slot while every slot was in use
         MISMATCH = 5,       //!< DATA whose layout differs from its slot's
+        OVERLAP = 6,        //!< a partial aggregate overlapping what its slot holds (tree)
     };
 
     /** Number of PassReason values. */
-    static constexpr uint32_t N_PASS_REASONS = 6;
+    static constexpr uint32_t N_PASS_REASONS = 7;
 
-    /**
-     * Expected contributors of one schedule round: clique id -> bitmap of the island indices
-     * whose contributions the island needs (bit i = island i; never the island itself).
-     */
-    using RoundExpectations = std::map<uint16_t, uint64_t>;
+    /** What a port sums for one clique of one schedule round. */
+    struct Expectation
+    {
+        /** The contributors to sum (bit i = island i): the port's subtree, or (edge) every
+         * other member of the island's clique; never the island the port faces (edge). */
+        uint64_t contributors{0};
+        /** Tree: the root island's address (only datagrams to it are contributions, and the
+         * aggregate goes to it). Edge: Ipv4Address() (0.0.0.0). */
+        Ipv4Address root;
+    };
+
+    /** Expectations of one schedule round: clique id -> what the port sums for it. */
+    using RoundExpectations = std::map<uint16_t, Expectation>;
 
     /** TTL of the aggregates' IPv4 header. */
     static constexpr uint8_t AGGREGATE_TTL = 64;
@@ -169,15 +197,32 @@ class AggregatorNetDevice : public PointToPointNetDevice
     ~AggregatorNetDevice() override;
 
     /**
-     * @brief Identify the island this port faces; required before SetExpectations.
+     * @brief Identify the island this port faces (a router's access port); this or
+     * SetRouterPort is required before SetExpectations.
      * @param island the island (city) index, put in the aggregates' sender field (< 64)
-     * @param islandAddress the island's IPv4 address (the aggregates' destination)
+     * @param islandAddress the island's IPv4 address (the edge aggregates' destination)
      * @param sourceAddress the aggregates' IPv4 source (the router's address on the access
      *        link)
      */
     void SetIsland(uint32_t island, Ipv4Address islandAddress, Ipv4Address sourceAddress);
-    /** @return the island index (UINT32_MAX before SetIsland) */
+    /**
+     * @brief Identify a port that faces another router (a WAN port): it takes tree
+     * expectations only.
+     * @param city the router's city index, put in the aggregates' sender field (< 64)
+     * @param sourceAddress the aggregates' IPv4 source (the router's address on the link)
+     */
+    void SetRouterPort(uint32_t city, Ipv4Address sourceAddress);
+    /** @return the router's city index (UINT32_MAX before SetIsland or SetRouterPort) */
     uint32_t GetIsland() const;
+    /** @return whether the port faces an island (SetIsland) rather than a router */
+    bool FacesIsland() const;
+    /**
+     * @brief Make the port one of an FPGA's (replaces an earlier one; call before traffic).
+     * @param fpga the router's FPGA
+     */
+    void SetFpga(Ptr<InlineFpga> fpga);
+    /** @return the port's FPGA (one of its own, made on first use, when none was set) */
+    Ptr<InlineFpga> GetFpga() const;
     /** @return the island's IPv4 address */
     Ipv4Address GetIslandAddress() const;
     /** @return the aggregates' IPv4 source address */
@@ -189,7 +234,8 @@ class AggregatorNetDevice : public PointToPointNetDevice
      *
      * A DATA of round R uses rounds[R mod rounds.size()] (rounds.size() is the schedule's
      * period); a clique id absent from that map, or a sender absent from the bitmap, is not
-     * aggregated.
+     * aggregated. Aborts for an edge entry on a port that faces no island or that expects the
+     * island itself, and for an entry without contributors.
      * @param jobId the training job
      * @param rounds the expectations of each schedule round (at least one round)
      */
@@ -207,6 +253,13 @@ class AggregatorNetDevice : public PointToPointNetDevice
      * @return the expected contributor bitmap, 0 when there is no expectation
      */
     uint64_t GetExpectedContributors(uint16_t jobId, uint32_t round, uint16_t cliqueId) const;
+    /**
+     * @param jobId a training job
+     * @param round a round (counted over the whole run; mapped modulo the period)
+     * @param cliqueId a clique id
+     * @return the expectation (its contributors narrowed by the VIEWs seen), or nullptr
+     */
+    const Expectation* GetExpectation(uint16_t jobId, uint32_t round, uint16_t cliqueId) const;
 
     /**
      * @return contributions that left the pipeline (summed, duplicate or passed through),
@@ -228,9 +281,9 @@ class AggregatorNetDevice : public PointToPointNetDevice
      * @return packets forwarded unchanged for that reason
      */
     uint64_t GetPassThroughs(PassReason reason) const;
-    /** @return slots in use now */
+    /** @return slots in use now by this port (the FPGA's slots are shared by its ports) */
     uint32_t GetSlotsInUse() const;
-    /** @return the most slots in use at any time */
+    /** @return the most slots in use by this port at any time */
     uint32_t GetSlotHighWaterMark() const;
     /** @return the most packets that waited in the outbox at any time */
     uint32_t GetOutboxHighWaterMark() const;
@@ -238,7 +291,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /**
      * @param reason a reason
      * @return its name ("not-sync", "not-data", "no-expectation", "closed", "no-slot",
-     *         "mismatch")
+     *         "mismatch", "overlap")
      */
     static const char* PassReasonToString(PassReason reason);
 
@@ -316,6 +369,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
         uint32_t chunkCount{0};   //!< layout: chunks of the stream
         uint32_t valueOffset{0};  //!< layout: first value index
         uint32_t paddingBytes{0}; //!< layout: padding after the header
+        Ipv4Address destination;  //!< where the aggregate goes (the island, or the root)
         std::vector<double> sums; //!< running sums, one per value
         uint64_t opening{0};      //!< opening order (its entry in the deadline heap)
         Time deadline;            //!< when it is released if still incomplete
@@ -328,7 +382,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     struct ChunkState
     {
-        uint64_t deferred{0}; //!< senders of the deferred contributions in the pipeline
+        uint64_t deferred{0}; //!< contributors of the deferred contributions in the pipeline
         uint32_t others{0};   //!< contributions in the pipeline that are not deferred
         bool open{false};     //!< whether the chunk has a slot
         Slot slot;            //!< the slot, when open
@@ -345,16 +399,13 @@ class AggregatorNetDevice : public PointToPointNetDevice
         ChunkKey key;               //!< its chunk
         ChunkState* chunk{nullptr}; //!< its chunk's entry in m_chunks
         uint32_t paddingBytes{0};   //!< UDP payload bytes after the sync header
+        uint64_t contributors{0};   //!< its contributors (DATA: the sender's bit)
         uint64_t expected{0};       //!< expected contributors of its chunk
+        Ipv4Address destination;    //!< where its chunk's aggregate goes
         Time exit;                  //!< when it leaves the pipeline
         bool deferred{false};       //!< summed without an exit event of its own
     };
 
-    /**
-     * @param bytes a contribution's size
-     * @return its serialization time at LineRate (the last result is cached)
-     */
-    Time GetLineTime(uint32_t bytes);
     /**
      * @brief Classify a packet handed to Send.
      * @param packet the IPv4 datagram
@@ -364,16 +415,15 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     uint32_t Classify(Ptr<const Packet> packet,
                       uint16_t protocolNumber,
-                      Contribution& contribution) const;
+                      Contribution& contribution);
     /**
      * @brief Whether a contribution entering the pipeline may be deferred (see the class
      * documentation).
      * @param contribution the contribution, its chunk and exit time set (the chunk's pipeline
      *        counts do not include it yet)
-     * @param bit its sender's bit
      * @return whether its only effect at its exit is to be summed
      */
-    bool CanDefer(const Contribution& contribution, uint64_t bit) const;
+    bool CanDefer(const Contribution& contribution) const;
     /**
      * @param slot a slot
      * @param contribution a contribution
@@ -381,6 +431,14 @@ class AggregatorNetDevice : public PointToPointNetDevice
      *         count, padding), so that it can be summed into it
      */
     static bool SameLayout(const Slot& slot, const Contribution& contribution);
+    /**
+     * @brief A VIEW addressed to a tree's root passes: narrow the port's expectations of its
+     * round's clique to the members it names, and release the open slots that are then
+     * complete.
+     * @param header the VIEW
+     * @param destination its IPv4 destination
+     */
+    void SnoopView(const IslandSyncHeader& header, Ipv4Address destination);
     /** Process the contributions whose pipeline exit time has come. */
     void PipelineExit();
     /**
@@ -458,25 +516,22 @@ class AggregatorNetDevice : public PointToPointNetDevice
     void DrainOutbox();
 
     // Attributes.
-    uint32_t m_slotCount;   //!< slots of the FPGA memory
     Time m_processingDelay; //!< pipeline latency per contribution
-    DataRate m_lineRate;    //!< pipeline throughput
     Time m_timeout;         //!< partial release after the slot's first contribution
     uint16_t m_port;        //!< the sync UDP port
 
     // Configuration.
-    uint32_t m_island;           //!< island index (UINT32_MAX: unset)
-    Ipv4Address m_islandAddress; //!< aggregates' destination
-    Ipv4Address m_sourceAddress; //!< aggregates' source
+    uint32_t m_island;              //!< the router's city (UINT32_MAX: unset)
+    bool m_facesIsland{false};      //!< whether the port faces the island m_island
+    Ipv4Address m_islandAddress;    //!< edge aggregates' destination
+    Ipv4Address m_sourceAddress;    //!< aggregates' source
+    mutable Ptr<InlineFpga> m_fpga; //!< the router's FPGA (made on first use when unset)
     std::map<uint16_t, std::vector<RoundExpectations>> m_expectations; //!< by job
+    std::map<StreamKey, uint64_t> m_views; //!< tree: the members a VIEW left, by exchange
 
     // State.
     std::deque<Contribution> m_pipeline; //!< contributions in the pipeline, FIFO
-    Time m_pipelineFreeAt;               //!< end of the current serialization
     EventId m_pipelineEvent;             //!< next pipeline exit
-    uint32_t m_lineTimeBytes{0};         //!< size of the cached line time
-    DataRate m_lineTimeRate;             //!< LineRate of the cached line time
-    Time m_lineTime;                     //!< the cached line time
     ChunkMap m_chunks;                   //!< open slots and pipeline contents, by chunk
     std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>>
         m_deadlines;                             //!< slots' deadlines, earliest on top

@@ -47,7 +47,8 @@ ExchangePlan::GetWireBytes(uint32_t chunk) const
 bool
 ExchangePlan::SendsToGroup() const
 {
-    return UsesMulticast(mode) && members.size() >= 2;
+    return UsesMulticast(mode) && members.size() >= 2 &&
+           (mode != CapabilityMode::TREE || island == treeRoot);
 }
 
 uint64_t

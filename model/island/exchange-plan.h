@@ -52,7 +52,7 @@ struct ExchangePlan
     uint32_t GetWireBytes(uint32_t chunk) const;
     /**
      * @return whether the island sends to the clique's multicast group (multicast and both
-     *         modes, in a clique of two or more)
+     *         modes, and the root in tree mode, in a clique of two or more)
      */
     bool SendsToGroup() const;
     /** @return the bitmap of the members (bit i: island i) */
@@ -80,6 +80,7 @@ struct ExchangePlan
     uint32_t predecessor{0};                      //!< ring mode: the member we receive from
     uint32_t successor{0};                        //!< ring mode: the member we send to
     std::vector<uint32_t> segmentFirst;           //!< ring mode: k + 1 segment bounds (chunks)
+    uint32_t treeRoot{0};                         //!< tree mode: the member that sums and sends
     uint16_t epoch{0};    //!< exclusion epoch on the wire (ring: members excluded, a new ring)
     uint64_t excluded{0}; //!< members of the clique excluded (bitmap)
 };

@@ -49,13 +49,6 @@ ExchangePlanner::ExchangePlanner(const WanTopology& topology,
       m_config(config),
       m_loadModel(topology)
 {
-    if (config.mode == CapabilityMode::TREE)
-    {
-        throw WanConfigError("mode",
-                             "mode 'tree' is analytic only (its bound needs a summing FPGA in "
-                             "every router) and is not simulated (simulated: unicast, multicast, "
-                             "aggregation, both, ring)");
-    }
     if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
     {
         throw WanConfigError("chunkBytes",
@@ -241,6 +234,19 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
             common = std::min(common, treeRate(a));
         }
     }
+    else if (mode == CapabilityMode::TREE)
+    {
+        // One rate for the clique: the smallest share over its in-tree and its out-tree.
+        plan.treeRoot = m_loadModel.GetTreeRoot(plan.members);
+        for (uint32_t a : plan.members)
+        {
+            if (a != plan.treeRoot)
+            {
+                common = std::min(common, unicastRate(a, plan.treeRoot));
+                common = std::min(common, unicastRate(plan.treeRoot, a));
+            }
+        }
+    }
     for (uint32_t other : plan.members)
     {
         if (other == island)
@@ -267,7 +273,7 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
         plan.sendRateBps[other] = fixed > 0 ? fixed : send;
         plan.recvRateBps[other] = fixed > 0 ? fixed : recv;
     }
-    if (mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH)
+    if (plan.SendsToGroup())
     {
         plan.groupRateBps = plan.sendRateBps.begin()->second;
     }
@@ -347,6 +353,34 @@ ExchangePlanner::MakeViewPlan(const ExchangePlan& base,
         {
             plan.sendRateBps.erase(member);
             plan.recvRateBps.erase(member);
+        }
+    }
+    if (plan.mode == CapabilityMode::TREE && (plan.excluded & (uint64_t{1} << base.treeRoot)))
+    {
+        // Without its root the clique has no tree: the members left exchange by unicast, in an
+        // epoch of their own on the wire (no FPGA expects it, and nothing of the tree is taken
+        // for it), at the rates unicast would have.
+        plan.mode = CapabilityMode::UNICAST;
+        plan.epoch = static_cast<uint16_t>(std::bitset<64>(plan.excluded).count());
+        plan.group = Ipv4Address();
+        plan.groupRateBps = 0;
+        plan.sendRateBps.clear();
+        plan.recvRateBps.clear();
+        CliqueSchedule::Round cliques = m_schedule.GetRound(scheduleRound);
+        cliques[base.clique] = plan.members;
+        const std::vector<double> loads = m_loadModel.GetRoundLoads(cliques, plan.mode);
+        for (uint32_t other : plan.members)
+        {
+            if (other != plan.island)
+            {
+                const double fixed = m_config.streamRateBps;
+                plan.sendRateBps[other] =
+                    fixed > 0 ? fixed
+                              : GetShare(loads, m_topology.GetRoute(plan.island, other).links);
+                plan.recvRateBps[other] =
+                    fixed > 0 ? fixed
+                              : GetShare(loads, m_topology.GetRoute(other, plan.island).links);
+            }
         }
     }
     if (plan.mode == CapabilityMode::RING)

@@ -53,7 +53,7 @@ class ExchangePlanner
      * @param topology the topology (must outlive the planner)
      * @param schedule the schedule over the topology's islands (must outlive the planner)
      * @param config the configuration
-     * @throws WanConfigError for a mode that is not simulated (`mode`), a ChunkBytes that is
+     * @throws WanConfigError for a ChunkBytes that is
      *         not a multiple of 4 (`chunkBytes`), more values than ModelBytes holds
      *         (`parameterCount`)
      */

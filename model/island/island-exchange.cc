@@ -14,6 +14,7 @@
 #include "ring-exchange.h"
 #include "star-exchange.h"
 #include "sync-protocol.h"
+#include "tree-exchange.h"
 #include "wan-topology.h"
 
 #include "ns3/abort.h"
@@ -61,9 +62,10 @@ IslandExchange::Create(CapabilityMode mode)
         return CreateObject<AggregationExchange>();
     case CapabilityMode::BOTH:
         return CreateObject<BothExchange>();
-    default:
-        NS_ABORT_MSG("no island exchange for this capability mode");
+    case CapabilityMode::TREE:
+        return CreateObject<TreeExchange>();
     }
+    NS_ABORT_MSG("no island exchange for this capability mode");
     return nullptr;
 }
 
@@ -515,15 +517,21 @@ IslandExchange::HandleNack(const IslandSyncHeader& header)
         return;
     }
     stream.m_attempts = 0;
+    QueueRepairs(stream, header.GetRanges());
+    ResumeStream(GetPacerOf(stream));
+}
+
+void
+IslandExchange::QueueRepairs(SendStream& stream, const std::vector<IslandSyncHeader::Range>& ranges)
+{
     // Multicast: the repair goes to the requester alone, through the group stream's pacer.
     // Ring: through the ring's pacer; a step's own sentFirst bounds what it has sent.
     const uint32_t sent = GetSentBound(stream);
-    for (const auto& range : header.GetRanges())
+    for (const auto& range : ranges)
     {
         // Only what was sent: the rest is pending anyway.
         stream.m_pending.Insert(range.first, std::min(range.second, sent));
     }
-    ResumeStream(GetPacerOf(stream));
 }
 
 void

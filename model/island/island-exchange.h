@@ -38,8 +38,8 @@ struct RingValues;
  *
  * TrainingIslandApplication makes one exchange per round it takes part in, with Create for the
  * algorithm of the round's plan (ExchangePlan::mode): StarExchange (unicast),
- * MulticastExchange, AggregationExchange, BothExchange or RingExchange. The exchange owns the
- * round's send side (the contribution, one SendStream per receiver or ring step, the group
+ * MulticastExchange, AggregationExchange, BothExchange, RingExchange or TreeExchange. The exchange
+ * owns the round's send side (the contribution, one SendStream per receiver or ring step, the group
  * stream or the ring's pacer, the DONEs and the READY waits) and its receive side (one
  * ReceiveStream per contributor or ring step, the sums held); it sends and repairs chunks,
  * answers NACKs and DONEs, and reports to its island through the Context's callbacks. The send
@@ -96,7 +96,7 @@ class IslandExchange : public Object
 
     /**
      * @brief The exchange of a capability mode.
-     * @param mode the mode (not TREE: analytic only)
+     * @param mode the mode
      * @return a new exchange of that mode
      */
     static Ptr<IslandExchange> Create(CapabilityMode mode);
@@ -424,6 +424,14 @@ class IslandExchange : public Object
      * @return one past the highest chunk sent of it (what a repair may resend)
      */
     virtual uint32_t GetSentBound(SendStream& stream);
+    /**
+     * @brief Queue the repairs a NACK asks of a stream: the chunks of its ranges that were sent
+     * (the rest is pending anyway), below GetSentBound.
+     * @param stream the stream NACKed
+     * @param ranges the ranges the NACK names
+     */
+    virtual void QueueRepairs(SendStream& stream,
+                              const std::vector<IslandSyncHeader::Range>& ranges);
 
     /**
      * @param plan the round's plan

@@ -151,11 +151,32 @@ RoundExchanges::PeerStarted(uint32_t island, uint32_t round)
 void
 RoundExchanges::FitToView(uint32_t round)
 {
-    if (Ptr<IslandExchange> exchange = Find(round))
+    Ptr<IslandExchange> exchange = Find(round);
+    if (!exchange)
+    {
+        return;
+    }
+    m_prune = true;
+    const CapabilityMode mode = m_context.membership->GetPlan(round).mode;
+    if (exchange->GetMode() == mode)
     {
         exchange->FitToView();
-        m_prune = true;
+        return;
     }
+    // The view changed the algorithm (a tree without its root): a new exchange, which the
+    // island begins once the view is applied.
+    exchange->Stop();
+    exchange->Dispose();
+    exchange = IslandExchange::Create(mode);
+    exchange->Setup(m_context, round);
+    m_exchanges[round] = exchange;
+    m_replaced.insert(round);
+}
+
+bool
+RoundExchanges::TakeReplaced(uint32_t round)
+{
+    return m_replaced.erase(round) > 0;
 }
 
 void

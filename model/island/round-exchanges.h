@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -87,10 +88,18 @@ class RoundExchanges
      */
     void PeerStarted(uint32_t island, uint32_t round);
     /**
-     * @brief The view of a round changed: its exchange fits its state to the new plan.
+     * @brief The view of a round changed: its exchange fits its state to the new plan, or,
+     * when the view's plan has another algorithm (a tree without its root), is replaced by an
+     * exchange of that algorithm (TakeReplaced tells).
      * @param round the round
      */
     void FitToView(uint32_t round);
+    /**
+     * @param round a round
+     * @return whether its exchange was replaced by a view since the last call (it must be
+     *         begun); the mark is cleared
+     */
+    bool TakeReplaced(uint32_t round);
     /** Release the receive side of every round (the island crashed). */
     void ReleaseReceiveSides();
     /** Stop every exchange (the application stops). */
@@ -103,6 +112,7 @@ class RoundExchanges
     uint32_t m_rounds;                                   //!< rounds the island runs
     std::map<uint32_t, Ptr<IslandExchange>> m_exchanges; //!< exchange by round
     bool m_prune{false};                                 //!< whether an exchange may be empty
+    std::set<uint32_t> m_replaced;                       //!< rounds whose exchange was replaced
 };
 
 } // namespace ns3

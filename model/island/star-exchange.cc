@@ -203,14 +203,7 @@ void
 StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
 {
     const ExchangePlan& plan = GetPlan();
-    uint64_t others = 0;
-    for (uint32_t member : plan.members)
-    {
-        if (member != m_ctx.island)
-        {
-            others |= Bit(member);
-        }
-    }
+    const uint64_t accepted = GetAcceptedContributors(plan);
     uint64_t contributors = header.GetContributors();
     uint32_t chunk = header.GetChunkIndex();
     for (uint32_t member : m_ctx.membership->GetBasePlan(m_round).members)
@@ -221,8 +214,8 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
         }
     }
     if (plan.members.size() < 2 || header.GetCliqueIndex() != plan.clique ||
-        header.GetEpoch() != plan.epoch || (contributors & ~others) != 0 ||
-        header.GetChunkCount() != plan.chunkCount)
+        header.GetEpoch() != plan.epoch || contributors == 0 || (contributors & ~accepted) != 0 ||
+        !IsWhole(plan, contributors) || header.GetChunkCount() != plan.chunkCount)
     {
         m_ctx.rejected();
         return;
@@ -249,15 +242,7 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
     {
         // The round is over here: every contribution is held. Acknowledge again (a DONE was
         // lost or the sender probes).
-        std::vector<uint32_t> keys;
-        for (uint32_t j = 0; j < IslandSyncHeader::MAX_ISLANDS; ++j)
-        {
-            if (contributors & Bit(j))
-            {
-                keys.push_back(j);
-            }
-        }
-        AcknowledgeAgain(header, payload, keys);
+        AcknowledgeAgain(header, payload, GetSourcesOf(plan, contributors));
         return;
     }
 
@@ -300,7 +285,45 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
             SendDone(source);
         }
     }
+    ChunkHeld(chunk);
     m_ctx.progress(m_round);
+}
+
+void
+StarExchange::ChunkHeld(uint32_t /* chunk */)
+{
+}
+
+uint64_t
+StarExchange::GetAcceptedContributors(const ExchangePlan& plan) const
+{
+    return plan.GetMemberBits() & ~Bit(m_ctx.island);
+}
+
+bool
+StarExchange::IsWhole(const ExchangePlan& /* plan */, uint64_t /* contributors */) const
+{
+    return true;
+}
+
+std::vector<uint32_t>
+StarExchange::GetSourcesOf(const ExchangePlan& /* plan */, uint64_t contributors) const
+{
+    std::vector<uint32_t> sources;
+    for (uint32_t j = 0; j < IslandSyncHeader::MAX_ISLANDS; ++j)
+    {
+        if (contributors & Bit(j))
+        {
+            sources.push_back(j);
+        }
+    }
+    return sources;
+}
+
+std::vector<double>&
+StarExchange::GetSum()
+{
+    return m_sum;
 }
 
 void

@@ -68,6 +68,32 @@ class StarExchange : public IslandExchange
     void AverageSums(const ExchangePlan& plan, std::vector<float>& parameters) override;
     void OnStreamExhausted(uint32_t source, const std::string& reason) override;
     /**
+     * @param plan the round's plan
+     * @return the contributors a chunk may name: every other member
+     */
+    virtual uint64_t GetAcceptedContributors(const ExchangePlan& plan) const;
+    /**
+     * @param plan the round's plan
+     * @param contributors the contributors a chunk names (accepted ones)
+     * @return whether a chunk may name just these (true: any part of a sum is taken)
+     */
+    virtual bool IsWhole(const ExchangePlan& plan, uint64_t contributors) const;
+    /**
+     * @param plan the round's plan
+     * @param contributors the contributors a chunk names
+     * @return the keys of the receive streams that chunk belongs to: each contributor's
+     */
+    virtual std::vector<uint32_t> GetSourcesOf(const ExchangePlan& plan,
+                                               uint64_t contributors) const;
+    /**
+     * @brief A chunk's values were added to the sum (before the island is told of progress,
+     * which may end the round).
+     * @param chunk the chunk
+     */
+    virtual void ChunkHeld(uint32_t chunk);
+    /** @return the sum of the contributions held, by parameter index (with the receive side) */
+    std::vector<double>& GetSum();
+    /**
      * @brief Every member left has announced the round: the streams start together.
      * @param restart whether their pacers restart now (a READY arrived) or only not before
      *        now (a view left out the members not ready)

@@ -813,7 +813,7 @@ TrainingIslandApplication::ViewApplied(uint32_t round)
         return;
     }
     Ptr<IslandExchange> exchange = m_exchanges->Find(round);
-    if (exchange && exchange->IsRebuiltByViews())
+    if (exchange && (m_exchanges->TakeReplaced(round) || exchange->IsRebuiltByViews()))
     {
         BeginExchange();
     }

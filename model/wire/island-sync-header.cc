@@ -425,7 +425,8 @@ uint32_t
 IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
                                  Framing framing,
                                  uint16_t port,
-                                 IslandSyncHeader& header)
+                                 IslandSyncHeader& header,
+                                 uint32_t* ipv4Destination)
 {
     PacketHead head;
     uint32_t copied = 0;
@@ -433,6 +434,12 @@ IslandSyncHeader::ReadFromPacket(Ptr<const Packet> packet,
     if (sync == 0)
     {
         return 0;
+    }
+    if (ipv4Destination != nullptr)
+    {
+        // LocateSyncHeader checked that the IPv4 header is there.
+        const uint32_t ip = framing == PPP_FRAME ? PPP_BYTES : 0;
+        *ipv4Destination = GetU32(head + ip + 16);
     }
     const uint32_t end = sync + PeekSerializedSize(head + sync);
     uint32_t headerBytes = 0;

@@ -154,12 +154,15 @@ class IslandSyncHeader : public Header
      * @param framing how it starts
      * @param port the transport's UDP destination port
      * @param header receives the sync header (unchanged when this returns 0)
+     * @param ipv4Destination when not null, receives the datagram's IPv4 destination address
+     *        (host byte order, as Ipv4Address(uint32_t) takes it) when this does not return 0
      * @return the sync header's byte offset in the packet, or 0 when it is not a sync packet
      */
     static uint32_t ReadFromPacket(Ptr<const Packet> packet,
                                    Framing framing,
                                    uint16_t port,
-                                   IslandSyncHeader& header);
+                                   IslandSyncHeader& header,
+                                   uint32_t* ipv4Destination = nullptr);
 
     /**
      * @brief Find the sync header of a packet of the transport as ReadFromPacket() does, and
