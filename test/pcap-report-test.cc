@@ -571,6 +571,38 @@ TEST(SyncPacketDecoder, AgreesWithNs3Serialization)
     }
 }
 
+TEST(SyncPacketDecoder, AcceptsTheTreeAggregateSeedsOfTheHeaderFuzzer)
+{
+    // fuzz/corpus/island-sync-header/aggregate-tree-*.bin: a root's total (sender 0, every
+    // member of 0-4), a router's partial (sender 1, islands 1-3), a partial from a router whose
+    // island is no member (sender 5, islands 2-3).
+    const std::string corpus =
+        std::string(WAN_TRAINING_SOURCE_DIR) + "/fuzz/corpus/island-sync-header/";
+    const std::map<std::string, std::pair<uint16_t, uint64_t>> seeds{
+        {"aggregate-tree-total.bin", {0, 0x1f}},
+        {"aggregate-tree-partial.bin", {1, 0x0e}},
+        {"aggregate-tree-partial-no-own.bin", {5, 0x0c}}};
+    for (const auto& [file, expect] : seeds)
+    {
+        SCOPED_TRACE(file);
+        std::ifstream in(corpus + file, std::ios::binary);
+        std::vector<uint8_t> payload((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+        ASSERT_EQ(payload.size(), 48u);
+        DecodedSyncPacket d = DecodeAll(BuildFrame(FrameSpec(), payload));
+        ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+        EXPECT_EQ(d.checksum, DecodedSyncPacket::GOOD);
+        EXPECT_EQ(d.header.type, SyncPacketDecoder::TYPE_AGGREGATE);
+        EXPECT_EQ(d.header.sender, expect.first);
+        EXPECT_EQ(d.header.contributors, expect.second);
+        IslandSyncHeader header;
+        Ptr<Packet> packet = Create<Packet>(payload.data(), payload.size());
+        ASSERT_NE(packet->RemoveHeader(header), 0u);
+        EXPECT_EQ(header.GetSender(), expect.first);
+        EXPECT_EQ(header.GetContributors(), expect.second);
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // SyncPcapReader
 // ------------------------------------------------------------------------------------------
