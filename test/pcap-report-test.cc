@@ -207,6 +207,14 @@ TempDir(const std::string& name)
     return dir.string();
 }
 
+/** The whole text of a file. */
+std::string
+ReadText(const std::string& path)
+{
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 /** One record to write. */
 struct Rec
 {
@@ -1034,6 +1042,32 @@ Sync(uint8_t type,
 }
 
 /**
+ * @brief Write a scenario's captures, analyze them and expect every directed link counted as
+ * it was transmitted.
+ * @param s the scenario
+ * @param dir the directory to write them to
+ * @param snapLen the snapshot length to write them with
+ * @param report the report that analyzes them
+ */
+void
+AnalyzeScenario(Scenario& s, const std::string& dir, uint32_t snapLen, PcapTraceReport& report)
+{
+    s.Write(dir, snapLen);
+    report.Analyze(dir);
+    ASSERT_EQ(report.GetLinks().size(), s.links.size());
+    for (const auto& [name, expect] : s.expected)
+    {
+        SCOPED_TRACE(name);
+        const auto& link = report.GetLinks().at(name);
+        EXPECT_EQ(link.total.packets, expect.packets);
+        EXPECT_EQ(link.total.bytes, expect.bytes);
+        EXPECT_EQ(link.total.modelBytes, expect.modelBytes);
+        EXPECT_EQ(link.ambiguous, 0u);
+        EXPECT_EQ(link.snapLen, snapLen);
+    }
+}
+
+/**
  * @brief Transmit a frame hop by hop along links, 100 us apart, the TTL one less after each
  * router.
  * @param s the scenario
@@ -1105,21 +1139,9 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         SCOPED_TRACE(snapLen);
         std::string dir = TempDir("report-" + std::to_string(snapLen));
         Scenario s = BuildScenario();
-        s.Write(dir, snapLen);
         PcapTraceReport report(PORT);
-        report.Analyze(dir);
-
+        AnalyzeScenario(s, dir, snapLen, report);
         ASSERT_EQ(report.GetLinks().size(), 6u);
-        for (const auto& [name, expect] : s.expected)
-        {
-            SCOPED_TRACE(name);
-            const auto& link = report.GetLinks().at(name);
-            EXPECT_EQ(link.total.packets, expect.packets);
-            EXPECT_EQ(link.total.bytes, expect.bytes);
-            EXPECT_EQ(link.total.modelBytes, expect.modelBytes);
-            EXPECT_EQ(link.ambiguous, 0u);
-            EXPECT_EQ(link.snapLen, snapLen);
-        }
         // Hand counts of the scenario: aaa:up carries READY, 4 DATA of round 0, 1 of round 1.
         const auto& up = report.GetLinks().at("aaa:up");
         EXPECT_EQ(up.total.packets, 6u);
@@ -1196,8 +1218,7 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         std::vector<std::string> files = report.WriteCsv(csv);
         ASSERT_EQ(files.size(), 4u);
         EXPECT_EQ(files[1], dir + "/out/report-islands.csv");
-        std::ifstream in(csv);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::string text = ReadText(csv);
         EXPECT_NE(text.find("aaa->bbb,total,6,"), std::string::npos) << text;
         EXPECT_NE(text.find("aaa:up,1,1,"), std::string::npos) << text;
         std::filesystem::remove_all(dir);
@@ -1411,23 +1432,12 @@ TEST(PcapTraceReport, ClassifiesTreeAggregatesAndCountsEachRoutersReduction)
     for (uint32_t snapLen : {65535u, 70u})
     {
         SCOPED_TRACE(snapLen);
-        std::string dir = TempDir("tree-" + std::to_string(snapLen));
-        Scenario s = BuildTreeScenario();
-        s.Write(dir, snapLen);
-        PcapTraceReport report(PORT);
-        report.Analyze(dir);
-
         // Per-link counts: every transmission once, on its link.
+        Scenario s = BuildTreeScenario();
+        PcapTraceReport report(PORT);
+        std::string dir = TempDir("tree-" + std::to_string(snapLen));
+        AnalyzeScenario(s, dir, snapLen, report);
         ASSERT_EQ(report.GetLinks().size(), 18u);
-        for (const auto& [name, expect] : s.expected)
-        {
-            SCOPED_TRACE(name);
-            const auto& link = report.GetLinks().at(name);
-            EXPECT_EQ(link.total.packets, expect.packets);
-            EXPECT_EQ(link.total.bytes, expect.bytes);
-            EXPECT_EQ(link.total.modelBytes, expect.modelBytes);
-            EXPECT_EQ(link.ambiguous, 0u);
-        }
 
         // Router addresses: bbb's on aaa-bbb and aaa's access address.
         const PcapTreeAnalysis& tree = report.GetTree();
@@ -1532,13 +1542,10 @@ TEST(PcapTraceReport, ClassifiesTreeAggregatesAndCountsEachRoutersReduction)
         std::vector<std::string> files = report.WriteCsv(csv);
         ASSERT_EQ(files.size(), 7u);
         EXPECT_EQ(files[4], dir + "/out/report-tree.csv");
-        std::ifstream in(files[4]);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::string text = ReadText(files[4]);
         EXPECT_NE(text.find("bbb->aaa,partial,3,"), std::string::npos) << text;
-        std::ifstream routersIn(files[5]);
-        std::string routersText((std::istreambuf_iterator<char>(routersIn)),
-                                std::istreambuf_iterator<char>());
-        EXPECT_NE(routersText.find("bbb,9,9,3,8,1,1,2.25"), std::string::npos) << routersText;
+        std::string routersCsv = ReadText(files[5]);
+        EXPECT_NE(routersCsv.find("bbb,9,9,3,8,1,1,2.25"), std::string::npos) << routersCsv;
         std::filesystem::remove_all(dir);
     }
 }
@@ -1546,9 +1553,9 @@ TEST(PcapTraceReport, ClassifiesTreeAggregatesAndCountsEachRoutersReduction)
 TEST(PcapTraceReport, FindsNoTreeTrafficInTheOtherModes)
 {
     std::string dir = TempDir("no-tree");
-    BuildScenario().Write(dir, 70);
+    Scenario s = BuildScenario();
     PcapTraceReport report(PORT);
-    report.Analyze(dir);
+    AnalyzeScenario(s, dir, 70, report);
     const PcapTreeAnalysis& tree = report.GetTree();
     EXPECT_FALSE(tree.HasTreeTraffic());
     EXPECT_TRUE(tree.GetRouters().empty());
