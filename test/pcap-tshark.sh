@@ -162,7 +162,8 @@ elif ! diff "$work/aggregates-expected.txt" "$work/aggregates-decoded.txt" \
   head -20 "$work/aggregates-diff.txt"
   failed=$((failed + 1))
 else
-  echo "ok aggregate kinds: $(wc -l <"$work/aggregates-decoded.txt") aggregates, every kind as listed"
+  echo "ok aggregate kinds: $(wc -l <"$work/aggregates-decoded.txt") aggregates, each kind as" \
+    "listed"
 fi
 
 if [ "$failed" -eq 0 ]; then
