@@ -61,6 +61,18 @@ fi
 "$trees" --topology="$topology" --scheduleKind=latin --out="$work/trees.json" >/dev/null ||
   { echo "FAIL: wan-multicast-trees failed"; exit 1; }
 
+# verdict LABEL WHAT PROBLEMS OK: fail with the problems found, or count a check passed and
+# say OK.
+verdict() {
+  if [ -n "$3" ]; then
+    fail "$1: $2:"
+    echo "$3" | head -20
+    return
+  fi
+  checked=$((checked + 1))
+  echo "ok $1: $4"
+}
+
 # compare_links RESULTS REPORT LABEL: per-link packets, bytes and model bytes must be equal.
 compare_links() {
   local results="$1" pcap="$2" label="$3"
@@ -127,13 +139,8 @@ check_replication() {
                    else empty end))
          end)
   ' "$pcap" 2>&1)
-  if [ -n "$problems" ]; then
-    fail "$label: replication does not match the trees:"
-    echo "$problems" | head -20
-    return
-  fi
-  checked=$((checked + 1))
-  echo "ok $label: replication of $(jq '.replication | length' "$pcap") streams matches the trees"
+  verdict "$label" "replication does not match the trees" "$problems" \
+    "replication of $(jq '.replication | length' "$pcap") streams matches the trees"
 }
 
 # check_aggregation REPORT MODE LABEL: lossless packets into and out of every FPGA port.
@@ -160,13 +167,8 @@ check_aggregation() {
         "\($a.key): \($a.value.packets_in) in / \($a.value.packets_out) out, expected \($w.in) / \($w.out)"
       else empty end
   ' "$pcap" 2>&1)
-  if [ -n "$problems" ]; then
-    fail "$label: aggregation counts:"
-    echo "$problems" | head -20
-    return
-  fi
-  checked=$((checked + 1))
-  echo "ok $label: packets into and out of every island's port as expected"
+  verdict "$label" "aggregation counts" "$problems" \
+    "packets into and out of every island's port as expected"
 }
 
 # check_tree REPORT LOSS LABEL: tree traffic classified; lossless: totals on the root's source
@@ -204,14 +206,11 @@ check_tree() {
             end)
        end)
   ' "$pcap" 2>&1)
-  if [ -n "$problems" ]; then
-    fail "$label: tree traffic:"
-    echo "$problems" | head -20
-    return
-  fi
-  checked=$((checked + 1))
-  echo "ok $label: tree traffic: $(jq '.tree.totals | length' "$pcap") totals and" \
-    "$(jq '.tree.routers | length' "$pcap") routers as expected"
+  local totals routers
+  totals=$(jq '.tree.totals | length' "$pcap")
+  routers=$(jq '.tree.routers | length' "$pcap")
+  verdict "$label" "tree traffic" "$problems" \
+    "tree traffic: $totals totals and $routers routers as expected"
 }
 
 for mode in unicast multicast aggregation both ring tree; do
