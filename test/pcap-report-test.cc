@@ -1042,6 +1042,27 @@ Sync(uint8_t type,
 }
 
 /**
+ * @brief Expect how many links and copies a stream's chunks had at the least and the most.
+ * @param stats the stream
+ * @param minLinks fewest links of a chunk
+ * @param maxLinks most links of a chunk
+ * @param minCopies fewest copies of a chunk
+ * @param maxCopies most copies of a chunk
+ */
+void
+ExpectSpread(const PcapTraceReport::ReplicationStats& stats,
+             uint32_t minLinks,
+             uint32_t maxLinks,
+             uint64_t minCopies,
+             uint64_t maxCopies)
+{
+    EXPECT_EQ(stats.minLinksPerChunk, minLinks);
+    EXPECT_EQ(stats.maxLinksPerChunk, maxLinks);
+    EXPECT_EQ(stats.minCopiesPerChunk, minCopies);
+    EXPECT_EQ(stats.maxCopiesPerChunk, maxCopies);
+}
+
+/**
  * @brief Write a scenario's captures, analyze them and expect every directed link counted as
  * it was transmitted.
  * @param s the scenario
@@ -1198,10 +1219,7 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         EXPECT_EQ(stream.links.at("aaa:up"), (std::pair<uint32_t, uint64_t>{3, 4}));
         EXPECT_EQ(stream.links.at("aaa->bbb"), (std::pair<uint32_t, uint64_t>{3, 4}));
         EXPECT_EQ(stream.links.at("bbb:down"), (std::pair<uint32_t, uint64_t>{3, 3}));
-        EXPECT_EQ(stream.minLinksPerChunk, 3u);
-        EXPECT_EQ(stream.maxLinksPerChunk, 3u);
-        EXPECT_EQ(stream.minCopiesPerChunk, 3u);
-        EXPECT_EQ(stream.maxCopiesPerChunk, 5u);
+        ExpectSpread(stream, 3, 3, 3, 5);
         const auto& fromBbb = report.GetReplication().at({1, 0, 0, 1});
         EXPECT_EQ(fromBbb.links.at("aaa:down"), (std::pair<uint32_t, uint64_t>{1, 1}));
 
@@ -1521,10 +1539,7 @@ TEST(PcapTraceReport, ClassifiesTreeAggregatesAndCountsEachRoutersReduction)
         EXPECT_EQ(total.links.size(), 9u);
         EXPECT_EQ(total.links.at("bbb->ddd"), (std::pair<uint32_t, uint64_t>{3, 3}));
         EXPECT_EQ(total.links.at("ccc:down"), (std::pair<uint32_t, uint64_t>{2, 2}));
-        EXPECT_EQ(total.minLinksPerChunk, 8u);
-        EXPECT_EQ(total.maxLinksPerChunk, 9u);
-        EXPECT_EQ(total.minCopiesPerChunk, 8u);
-        EXPECT_EQ(total.maxCopiesPerChunk, 9u);
+        ExpectSpread(total, 8, 9, 8, 9);
         EXPECT_EQ(report.GetReplication().size(), 4u); // the DATA of ccc, ddd, bbb, eee
         EXPECT_EQ(report.GetReplication().count({1, 0, 0, 0}), 0u);
 

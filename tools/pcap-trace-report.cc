@@ -396,19 +396,17 @@ PcapTraceReport::LinkIndex(const std::string& linkName)
 PcapTreeAnalysis::Message
 PcapTraceReport::TreeMessage(const Record& r)
 {
-    PcapTreeAnalysis::Message m;
-    m.wireBytes = r.wireBytes;
-    m.modelBytes = r.modelBytes;
-    m.type = r.type;
-    m.source = r.flow.source;
-    m.destination = r.flow.destination;
-    m.multicast = r.multicast;
-    m.jobId = r.jobId;
-    m.round = r.round;
-    m.cliqueId = r.cliqueId;
-    m.sender = r.sender;
-    m.contributors = r.contributors;
-    return m;
+    return {r.wireBytes,
+            r.modelBytes,
+            r.type,
+            r.flow.source,
+            r.flow.destination,
+            r.multicast,
+            r.jobId,
+            r.round,
+            r.cliqueId,
+            r.sender,
+            r.contributors};
 }
 
 void
