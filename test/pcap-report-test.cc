@@ -207,6 +207,14 @@ TempDir(const std::string& name)
     return dir.string();
 }
 
+/** The whole text of a file. */
+std::string
+ReadText(const std::string& path)
+{
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 /** One record to write. */
 struct Rec
 {
@@ -571,6 +579,38 @@ TEST(SyncPacketDecoder, AgreesWithNs3Serialization)
     }
 }
 
+TEST(SyncPacketDecoder, AcceptsTheTreeAggregateSeedsOfTheHeaderFuzzer)
+{
+    // fuzz/corpus/island-sync-header/aggregate-tree-*.bin: a root's total (sender 0, every
+    // member of 0-4), a router's partial (sender 1, islands 1-3), a partial from a router whose
+    // island is no member (sender 5, islands 2-3).
+    const std::string corpus =
+        std::string(WAN_TRAINING_SOURCE_DIR) + "/fuzz/corpus/island-sync-header/";
+    const std::map<std::string, std::pair<uint16_t, uint64_t>> seeds{
+        {"aggregate-tree-total.bin", {0, 0x1f}},
+        {"aggregate-tree-partial.bin", {1, 0x0e}},
+        {"aggregate-tree-partial-no-own.bin", {5, 0x0c}}};
+    for (const auto& [file, expect] : seeds)
+    {
+        SCOPED_TRACE(file);
+        std::ifstream in(corpus + file, std::ios::binary);
+        std::vector<uint8_t> payload((std::istreambuf_iterator<char>(in)),
+                                     std::istreambuf_iterator<char>());
+        ASSERT_EQ(payload.size(), 48u);
+        DecodedSyncPacket d = DecodeAll(BuildFrame(FrameSpec(), payload));
+        ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+        EXPECT_EQ(d.checksum, DecodedSyncPacket::GOOD);
+        EXPECT_EQ(d.header.type, SyncPacketDecoder::TYPE_AGGREGATE);
+        EXPECT_EQ(d.header.sender, expect.first);
+        EXPECT_EQ(d.header.contributors, expect.second);
+        IslandSyncHeader header;
+        Ptr<Packet> packet = Create<Packet>(payload.data(), payload.size());
+        ASSERT_NE(packet->RemoveHeader(header), 0u);
+        EXPECT_EQ(header.GetSender(), expect.first);
+        EXPECT_EQ(header.GetContributors(), expect.second);
+    }
+}
+
 // ------------------------------------------------------------------------------------------
 // SyncPcapReader
 // ------------------------------------------------------------------------------------------
@@ -884,8 +924,8 @@ TEST(PcapDirectionResolver, UsesAnchorsAndAccessTtls)
 // ------------------------------------------------------------------------------------------
 
 /**
- * A two-city capture directory written frame by frame, with the expected per-link counts
- * summed as the frames are "transmitted".
+ * A capture directory written frame by frame (two cities unless other links are given), with
+ * the expected per-link counts summed as the frames are "transmitted".
  */
 class Scenario
 {
@@ -920,28 +960,34 @@ class Scenario
         e.modelBytes += modelBytes;
     }
 
-    /** Write the six captures. */
+    /** Write the captures of every directed link. */
     void Write(const std::string& dir, uint32_t snapLen)
     {
-        for (const char* link :
-             {"aaa->bbb", "bbb->aaa", "aaa:up", "aaa:down", "bbb:up", "bbb:down"})
+        for (const std::string& link : links)
         {
             WriteCapture(dir + "/" + File(link), m_records[link], snapLen);
         }
     }
 
     std::map<std::string, Expect> expected; //!< per directed link
+    /** The directed links (both directions of every channel). */
+    std::vector<std::string> links{"aaa->bbb",
+                                   "bbb->aaa",
+                                   "aaa:up",
+                                   "aaa:down",
+                                   "bbb:up",
+                                   "bbb:down"};
 
   private:
     static std::string Peer(const std::string& link)
     {
-        std::map<std::string, std::string> peers{{"aaa->bbb", "bbb->aaa"},
-                                                 {"bbb->aaa", "aaa->bbb"},
-                                                 {"aaa:up", "aaa:down"},
-                                                 {"aaa:down", "aaa:up"},
-                                                 {"bbb:up", "bbb:down"},
-                                                 {"bbb:down", "bbb:up"}};
-        return peers.at(link);
+        size_t arrow = link.find("->");
+        if (arrow != std::string::npos)
+        {
+            return link.substr(arrow + 2) + "->" + link.substr(0, arrow);
+        }
+        size_t colon = link.find(':');
+        return link.substr(0, colon) + (link.substr(colon) == ":up" ? ":down" : ":up");
     }
 
     static std::string File(std::string link)
@@ -996,6 +1042,81 @@ Sync(uint8_t type,
 }
 
 /**
+ * @brief Expect how many links and copies a stream's chunks had at the least and the most.
+ * @param stats the stream
+ * @param minLinks fewest links of a chunk
+ * @param maxLinks most links of a chunk
+ * @param minCopies fewest copies of a chunk
+ * @param maxCopies most copies of a chunk
+ */
+void
+ExpectSpread(const PcapTraceReport::ReplicationStats& stats,
+             uint32_t minLinks,
+             uint32_t maxLinks,
+             uint64_t minCopies,
+             uint64_t maxCopies)
+{
+    EXPECT_EQ(stats.minLinksPerChunk, minLinks);
+    EXPECT_EQ(stats.maxLinksPerChunk, maxLinks);
+    EXPECT_EQ(stats.minCopiesPerChunk, minCopies);
+    EXPECT_EQ(stats.maxCopiesPerChunk, maxCopies);
+}
+
+/**
+ * @brief Write a scenario's captures, analyze them and expect every directed link counted as
+ * it was transmitted.
+ * @param s the scenario
+ * @param dir the directory to write them to
+ * @param snapLen the snapshot length to write them with
+ * @param report the report that analyzes them
+ */
+void
+AnalyzeScenario(Scenario& s, const std::string& dir, uint32_t snapLen, PcapTraceReport& report)
+{
+    s.Write(dir, snapLen);
+    report.Analyze(dir);
+    ASSERT_EQ(report.GetLinks().size(), s.links.size());
+    for (const auto& [name, expect] : s.expected)
+    {
+        SCOPED_TRACE(name);
+        const auto& link = report.GetLinks().at(name);
+        EXPECT_EQ(link.total.packets, expect.packets);
+        EXPECT_EQ(link.total.bytes, expect.bytes);
+        EXPECT_EQ(link.total.modelBytes, expect.modelBytes);
+        EXPECT_EQ(link.ambiguous, 0u);
+        EXPECT_EQ(link.snapLen, snapLen);
+    }
+}
+
+/**
+ * @brief Transmit a frame hop by hop along links, 100 us apart, the TTL one less after each
+ * router.
+ * @param s the scenario
+ * @param links the directed links of its path
+ * @param t the first transmission
+ * @param frame the frame and its model bytes
+ * @param lostOn the hop on which it is lost (transmitted, not received, not forwarded); -1: none
+ */
+void
+SendAlong(Scenario& s,
+          const std::vector<std::string>& links,
+          uint64_t t,
+          std::pair<std::vector<uint8_t>, uint64_t> frame,
+          int lostOn = -1)
+{
+    for (size_t i = 0; i < links.size(); ++i)
+    {
+        // The TTL drops by one at each router (byte 2 + 8 of the frame).
+        s.Send(links[i], t + 100000 * i, frame.first, frame.second, int(i) == lostOn);
+        if (int(i) == lostOn)
+        {
+            return;
+        }
+        frame.first[10] -= 1;
+    }
+}
+
+/**
  * Round 0: aaa sends chunks 0-2 to bbb, chunk 1 lost on aaa->bbb and resent; bbb sends chunks
  * 0-1 to aaa, whose FPGA emits one AGGREGATE of chunk 0 and passes chunk 1 through; one READY
  * each way. Round 1: aaa sends chunk 0 to bbb. Plus a non-sync datagram bbb -> aaa.
@@ -1007,18 +1128,7 @@ BuildScenario()
     auto along = [&s](const std::vector<std::string>& links,
                       uint64_t t,
                       std::pair<std::vector<uint8_t>, uint64_t> frame,
-                      int lostOn = -1) {
-        for (size_t i = 0; i < links.size(); ++i)
-        {
-            // The TTL drops by one at each router (byte 2 + 8 of the frame).
-            s.Send(links[i], t + 100000 * i, frame.first, frame.second, int(i) == lostOn);
-            if (int(i) == lostOn)
-            {
-                return;
-            }
-            frame.first[10] -= 1;
-        }
-    };
+                      int lostOn = -1) { SendAlong(s, links, t, frame, lostOn); };
     const std::vector<std::string> toBbb{"aaa:up", "aaa->bbb", "bbb:down"};
     const std::vector<std::string> toAaa{"bbb:up", "bbb->aaa"};
     along(toBbb, 1000000, Sync(5, AAA, BBB, 64, 1, 0, 0, 0, 1));
@@ -1050,21 +1160,9 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         SCOPED_TRACE(snapLen);
         std::string dir = TempDir("report-" + std::to_string(snapLen));
         Scenario s = BuildScenario();
-        s.Write(dir, snapLen);
         PcapTraceReport report(PORT);
-        report.Analyze(dir);
-
+        AnalyzeScenario(s, dir, snapLen, report);
         ASSERT_EQ(report.GetLinks().size(), 6u);
-        for (const auto& [name, expect] : s.expected)
-        {
-            SCOPED_TRACE(name);
-            const auto& link = report.GetLinks().at(name);
-            EXPECT_EQ(link.total.packets, expect.packets);
-            EXPECT_EQ(link.total.bytes, expect.bytes);
-            EXPECT_EQ(link.total.modelBytes, expect.modelBytes);
-            EXPECT_EQ(link.ambiguous, 0u);
-            EXPECT_EQ(link.snapLen, snapLen);
-        }
         // Hand counts of the scenario: aaa:up carries READY, 4 DATA of round 0, 1 of round 1.
         const auto& up = report.GetLinks().at("aaa:up");
         EXPECT_EQ(up.total.packets, 6u);
@@ -1121,10 +1219,7 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         EXPECT_EQ(stream.links.at("aaa:up"), (std::pair<uint32_t, uint64_t>{3, 4}));
         EXPECT_EQ(stream.links.at("aaa->bbb"), (std::pair<uint32_t, uint64_t>{3, 4}));
         EXPECT_EQ(stream.links.at("bbb:down"), (std::pair<uint32_t, uint64_t>{3, 3}));
-        EXPECT_EQ(stream.minLinksPerChunk, 3u);
-        EXPECT_EQ(stream.maxLinksPerChunk, 3u);
-        EXPECT_EQ(stream.minCopiesPerChunk, 3u);
-        EXPECT_EQ(stream.maxCopiesPerChunk, 5u);
+        ExpectSpread(stream, 3, 3, 3, 5);
         const auto& fromBbb = report.GetReplication().at({1, 0, 0, 1});
         EXPECT_EQ(fromBbb.links.at("aaa:down"), (std::pair<uint32_t, uint64_t>{1, 1}));
 
@@ -1141,8 +1236,7 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         std::vector<std::string> files = report.WriteCsv(csv);
         ASSERT_EQ(files.size(), 4u);
         EXPECT_EQ(files[1], dir + "/out/report-islands.csv");
-        std::ifstream in(csv);
-        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        std::string text = ReadText(csv);
         EXPECT_NE(text.find("aaa->bbb,total,6,"), std::string::npos) << text;
         EXPECT_NE(text.find("aaa:up,1,1,"), std::string::npos) << text;
         std::filesystem::remove_all(dir);
@@ -1225,6 +1319,265 @@ TEST(PcapTraceReport, NamesFilesAfterDirectedLinks)
                      dir + "/absent",
                      "directory",
                      "no such directory");
+    std::filesystem::remove_all(dir);
+}
+
+/**
+ * Tree mode on five cities, root aaa (island 0): bbb (1) behind aaa with ccc (2) and ddd (3)
+ * behind bbb, eee (4) behind aaa; one clique of all five in round 0, 3 chunks.
+ *
+ *     ccc --\
+ *            bbb -- aaa -- eee
+ *     ddd --/
+ *
+ * Up: ccc, ddd, bbb and eee send DATA to aaa's island; routers ccc, ddd and eee pass their
+ * island's single contribution on; bbb's FPGA sums bbb, ccc, ddd into a partial aggregate from
+ * its address on aaa-bbb; aaa's FPGA sums it with eee's DATA into an aggregate from its access
+ * address to the root (an edge aggregate). ddd's chunk 1 is lost on ddd->bbb: bbb's partial of
+ * chunk 1 holds bbb and ccc only, aaa's holds bbb, ccc, eee, and ddd resends chunk 1 to the root
+ * (passed unsummed by bbb and aaa). Down: aaa's island multicasts the total of each chunk to
+ * the group; routers replicate it on every out-tree link; chunk 2 is lost on bbb->ccc and the
+ * root resends it to ccc by unicast (a total repair). Also: an AGGREGATE from bbb's address to
+ * an address that is no island's (other), and in round 1 an AGGREGATE from island eee to island
+ * aaa (an island aggregate: not a tree clique).
+ */
+Scenario
+BuildTreeScenario()
+{
+    Scenario s;
+    s.links = {"aaa->bbb",
+               "bbb->aaa",
+               "bbb->ccc",
+               "ccc->bbb",
+               "bbb->ddd",
+               "ddd->bbb",
+               "aaa->eee",
+               "eee->aaa",
+               "aaa:up",
+               "aaa:down",
+               "bbb:up",
+               "bbb:down",
+               "ccc:up",
+               "ccc:down",
+               "ddd:up",
+               "ddd:down",
+               "eee:up",
+               "eee:down"};
+    const uint32_t island[5] = {Ip(10, 128, 0, 2),
+                                Ip(10, 128, 0, 6),
+                                Ip(10, 128, 0, 10),
+                                Ip(10, 128, 0, 14),
+                                Ip(10, 128, 0, 18)};
+    const uint32_t bbbOnAaaBbb = Ip(10, 0, 0, 2);
+    const uint32_t aaaAccess = Ip(10, 128, 0, 1);
+    const uint32_t group = Ip(225, 1, 0, 0);
+    const uint64_t all = 0x1f;
+    uint16_t id = 1;
+    // The root's READY (its island index: islands are known by what else than AGGREGATE they send).
+    SendAlong(s,
+              {"aaa:up", "aaa->bbb", "bbb:down"},
+              500000,
+              Sync(5, island[0], island[1], 64, id++, 0, 0, 0, 1));
+    for (uint32_t c = 0; c < 3; ++c)
+    {
+        const uint64_t t = 1000000 + 100000 * c;
+        const bool dddLost = c == 1;
+        SendAlong(s,
+                  {"ccc:up", "ccc->bbb"},
+                  t,
+                  Sync(1, island[2], island[0], 64, id++, 2, 0, c, 4));
+        SendAlong(s,
+                  {"ddd:up", "ddd->bbb"},
+                  t,
+                  Sync(1, island[3], island[0], 64, id++, 3, 0, c, 8),
+                  dddLost ? 1 : -1);
+        SendAlong(s, {"bbb:up"}, t, Sync(1, island[1], island[0], 64, id++, 1, 0, c, 2));
+        SendAlong(s,
+                  {"eee:up", "eee->aaa"},
+                  t,
+                  Sync(1, island[4], island[0], 64, id++, 4, 0, c, 16));
+        const uint64_t partial = dddLost ? 0x6 : 0xe;
+        SendAlong(s,
+                  {"bbb->aaa"},
+                  t + 300000,
+                  Sync(2, bbbOnAaaBbb, island[0], 64, id++, 1, 0, c, partial));
+        SendAlong(s,
+                  {"aaa:down"},
+                  t + 500000,
+                  Sync(2, aaaAccess, island[0], 64, id++, 0, 0, c, partial | 0x10));
+    }
+    // ddd's chunk 1 resent to the root: passes bbb and aaa unsummed.
+    SendAlong(s,
+              {"ddd:up", "ddd->bbb", "bbb->aaa", "aaa:down"},
+              3000000,
+              Sync(1, island[3], island[0], 64, id++, 3, 0, 1, 8));
+    // The totals: aaa's island to the group, replicated on the out-tree.
+    for (uint32_t c = 0; c < 3; ++c)
+    {
+        const uint64_t t = 4000000 + 100000 * c;
+        auto total = Sync(2, island[0], group, 64, id++, 0, 0, c, all);
+        s.Send("aaa:up", t, total.first, total.second);
+        total.first[10] -= 1;
+        for (const char* link : {"aaa->bbb", "aaa->eee"})
+        {
+            s.Send(link, t + 100000, total.first, total.second);
+        }
+        SendAlong(s, {"eee:down"}, t + 200000, {total.first, total.second});
+        total.first[10] -= 1;
+        SendAlong(s, {"bbb->ddd", "ddd:down"}, t + 200000, total);
+        SendAlong(s, {"bbb:down"}, t + 200000, total);
+        SendAlong(s, {"bbb->ccc", "ccc:down"}, t + 200000, total, c == 2 ? 0 : -1);
+    }
+    // ccc's lost total of chunk 2, resent by the root by unicast.
+    SendAlong(s,
+              {"aaa:up", "aaa->bbb", "bbb->ccc", "ccc:down"},
+              5000000,
+              Sync(2, island[0], island[2], 64, id++, 0, 0, 2, all));
+    // An aggregate to no island's address, and round 1's island aggregate.
+    SendAlong(s,
+              {"bbb->aaa"},
+              5500000,
+              Sync(2, bbbOnAaaBbb, Ip(10, 99, 0, 1), 64, id++, 1, 0, 0, 0x6));
+    SendAlong(s,
+              {"eee:up", "eee->aaa", "aaa:down"},
+              6000000,
+              Sync(2, island[4], island[0], 64, id++, 4, 1, 0, 0x11));
+    return s;
+}
+
+TEST(PcapTraceReport, ClassifiesTreeAggregatesAndCountsEachRoutersReduction)
+{
+    for (uint32_t snapLen : {65535u, 70u})
+    {
+        SCOPED_TRACE(snapLen);
+        // Per-link counts: every transmission once, on its link.
+        Scenario s = BuildTreeScenario();
+        PcapTraceReport report(PORT);
+        std::string dir = TempDir("tree-" + std::to_string(snapLen));
+        AnalyzeScenario(s, dir, snapLen, report);
+        ASSERT_EQ(report.GetLinks().size(), 18u);
+
+        // Router addresses: bbb's on aaa-bbb and aaa's access address.
+        const PcapTreeAnalysis& tree = report.GetTree();
+        EXPECT_TRUE(tree.HasTreeTraffic());
+        EXPECT_EQ(tree.GetRouterAddresses(),
+                  (std::map<uint32_t, std::string>{{Ip(10, 0, 0, 2), "bbb"},
+                                                   {Ip(10, 128, 0, 1), "aaa"}}));
+
+        // Classes per link, with the contributors summed (popcounts) from the scenario.
+        auto counts = [&tree](const std::string& link, PcapTreeAnalysis::AggregateClass c) {
+            auto it = tree.GetLinks().find(link);
+            if (it == tree.GetLinks().end())
+            {
+                return std::pair<uint64_t, uint64_t>{0, 0};
+            }
+            return std::pair<uint64_t, uint64_t>{it->second[c].packets, it->second[c].contributors};
+        };
+        using Pair = std::pair<uint64_t, uint64_t>;
+        // bbb's partials: {bbb, ccc, ddd} twice, {bbb, ccc} once.
+        EXPECT_EQ(counts("bbb->aaa", PcapTreeAnalysis::PARTIAL), (Pair{3, 8}));
+        EXPECT_EQ(counts("bbb->aaa", PcapTreeAnalysis::OTHER), (Pair{1, 2}));
+        // aaa's sums toward its island: + eee.
+        EXPECT_EQ(counts("aaa:down", PcapTreeAnalysis::EDGE), (Pair{3, 11}));
+        EXPECT_EQ(counts("aaa:down", PcapTreeAnalysis::PARTIAL), (Pair{0, 0}));
+        EXPECT_EQ(counts("aaa:down", PcapTreeAnalysis::ISLAND), (Pair{1, 2}));
+        // The total: one copy per chunk on every out-tree link, chunk 2 lost before ccc:down.
+        for (const char* link : {"aaa:up",
+                                 "aaa->bbb",
+                                 "aaa->eee",
+                                 "bbb->ccc",
+                                 "bbb->ddd",
+                                 "bbb:down",
+                                 "ddd:down",
+                                 "eee:down"})
+        {
+            SCOPED_TRACE(link);
+            EXPECT_EQ(counts(link, PcapTreeAnalysis::TOTAL), (Pair{3, 15}));
+        }
+        EXPECT_EQ(counts("ccc:down", PcapTreeAnalysis::TOTAL), (Pair{2, 10}));
+        for (const char* link : {"aaa:up", "aaa->bbb", "bbb->ccc", "ccc:down"})
+        {
+            SCOPED_TRACE(link);
+            EXPECT_EQ(counts(link, PcapTreeAnalysis::TOTAL_REPAIR), (Pair{1, 5}));
+        }
+        EXPECT_EQ(counts("bbb->ddd", PcapTreeAnalysis::TOTAL_REPAIR), (Pair{0, 0}));
+        EXPECT_EQ(counts("eee->aaa", PcapTreeAnalysis::ISLAND), (Pair{1, 2}));
+        EXPECT_EQ(counts("eee->aaa", PcapTreeAnalysis::PARTIAL), (Pair{0, 0}));
+
+        // Routers: contributions in, aggregates out, passed on.
+        const auto& routers = tree.GetRouters();
+        ASSERT_EQ(routers.size(), 5u);
+        const auto& bbb = routers.at("bbb");
+        EXPECT_EQ(bbb.in.packets, 9u); // its island 3, ccc 3, ddd 2 + the resent chunk
+        EXPECT_EQ(bbb.in.contributors, 9u);
+        EXPECT_EQ(bbb.aggregatesOut.packets, 3u);
+        EXPECT_EQ(bbb.aggregatesOut.contributors, 8u);
+        EXPECT_EQ(bbb.passedOut.packets, 1u);
+        EXPECT_DOUBLE_EQ(bbb.GetReduction(), 9.0 / 4.0);
+        const auto& aaa = routers.at("aaa");
+        EXPECT_EQ(aaa.in.packets, 7u); // 3 partials, eee's 3 DATA, ddd's resent chunk
+        EXPECT_EQ(aaa.in.contributors, 12u);
+        EXPECT_EQ(aaa.aggregatesOut.packets, 3u);
+        EXPECT_EQ(aaa.aggregatesOut.contributors, 11u);
+        EXPECT_EQ(aaa.passedOut.packets, 1u);
+        EXPECT_DOUBLE_EQ(aaa.GetReduction(), 7.0 / 4.0);
+        for (const auto& [city, in] :
+             std::map<std::string, uint64_t>{{"ccc", 3}, {"ddd", 4}, {"eee", 3}})
+        {
+            SCOPED_TRACE(city);
+            EXPECT_EQ(routers.at(city).in.packets, in);
+            EXPECT_EQ(routers.at(city).aggregatesOut.packets, 0u);
+            EXPECT_EQ(routers.at(city).passedOut.packets, in);
+            EXPECT_DOUBLE_EQ(routers.at(city).GetReduction(), 1.0);
+        }
+
+        // The total's replication: 9 links per chunk but chunk 2 (8); DATA streams unchanged.
+        ASSERT_EQ(report.GetTotalReplication().size(), 1u);
+        const auto& total = report.GetTotalReplication().at({1, 0, 0, 0});
+        EXPECT_EQ(total.chunks, 3u);
+        EXPECT_EQ(total.chunkCount, 3u);
+        EXPECT_EQ(total.links.size(), 9u);
+        EXPECT_EQ(total.links.at("bbb->ddd"), (std::pair<uint32_t, uint64_t>{3, 3}));
+        EXPECT_EQ(total.links.at("ccc:down"), (std::pair<uint32_t, uint64_t>{2, 2}));
+        ExpectSpread(total, 8, 9, 8, 9);
+        EXPECT_EQ(report.GetReplication().size(), 4u); // the DATA of ccc, ddd, bbb, eee
+        EXPECT_EQ(report.GetReplication().count({1, 0, 0, 0}), 0u);
+
+        // JSON and CSV carry the same numbers.
+        nlohmann::json json = nlohmann::json::parse(report.ToJson());
+        EXPECT_EQ(json["tree"]["has_tree_traffic"], true);
+        EXPECT_EQ(json["tree"]["aggregates"]["bbb->aaa"]["partial"]["packets"], 3);
+        EXPECT_EQ(json["tree"]["aggregates"]["bbb->aaa"]["partial"]["contributors"], 8);
+        EXPECT_EQ(json["tree"]["routers"]["bbb"]["reduction_ratio"], 2.25);
+        EXPECT_EQ(json["tree"]["router_addresses"]["10.0.0.2"], "bbb");
+        EXPECT_EQ(json["tree"]["totals"][0]["links"]["ccc:down"]["copies"], 2);
+        EXPECT_EQ(json["tree"]["totals"][0]["source_island"], "aaa");
+        std::string csv = dir + "/out/report.csv";
+        std::filesystem::create_directories(dir + "/out");
+        std::vector<std::string> files = report.WriteCsv(csv);
+        ASSERT_EQ(files.size(), 7u);
+        EXPECT_EQ(files[4], dir + "/out/report-tree.csv");
+        std::string text = ReadText(files[4]);
+        EXPECT_NE(text.find("bbb->aaa,partial,3,"), std::string::npos) << text;
+        std::string routersCsv = ReadText(files[5]);
+        EXPECT_NE(routersCsv.find("bbb,9,9,3,8,1,1,2.25"), std::string::npos) << routersCsv;
+        std::filesystem::remove_all(dir);
+    }
+}
+
+TEST(PcapTraceReport, FindsNoTreeTrafficInTheOtherModes)
+{
+    std::string dir = TempDir("no-tree");
+    Scenario s = BuildScenario();
+    PcapTraceReport report(PORT);
+    AnalyzeScenario(s, dir, 70, report);
+    const PcapTreeAnalysis& tree = report.GetTree();
+    EXPECT_FALSE(tree.HasTreeTraffic());
+    EXPECT_TRUE(tree.GetRouters().empty());
+    EXPECT_TRUE(report.GetTotalReplication().empty());
+    // aaa's FPGA aggregate toward its island is an edge aggregate.
+    EXPECT_EQ(tree.GetLinks().at("aaa:down")[PcapTreeAnalysis::EDGE].packets, 1u);
+    EXPECT_EQ(tree.GetLinks().size(), 1u);
     std::filesystem::remove_all(dir);
 }
 

@@ -5,8 +5,8 @@
 # usage: test/pcap-simulate.sh SIMULATE PCAP-REPORT MULTICAST-TREES SOURCE-DIR
 #
 # For every capability mode that wan-training-simulate accepts (unicast, multicast, aggregation,
-# both, ring; a mode it rejects with an error on --mode is skipped and reported), on the nine-city
-# topology with the Latin-triples schedule and a small model:
+# both, ring, tree; a mode it rejects with an error on --mode is skipped and reported), on the
+# nine-city topology with the Latin-triples schedule and a small model:
 #  - a lossless and a lossy (2 % WAN packet errors, so repairs and lost frames; nanosecond
 #    timestamps) run with --pcap:
 #    pcap-report's per-directed-link packets, bytes and model bytes equal the results JSON's
@@ -24,7 +24,12 @@
 #    its peers' partial sums (island_aggregates_out);
 #  - lossless aggregation: packets into each island's FPGA port equal the sum over rounds of
 #    the chunks of the other members of its clique, and packets out equal it without FPGA, one
-#    aggregate per chunk with one; lossy without FPGA: packets out equal packets in.
+#    aggregate per chunk with one; lossy without FPGA: packets out equal packets in;
+#  - tree (once the simulate program accepts it): tree traffic found and no aggregate left
+#    unclassified ("other"); lossless: every root's total appears on exactly the links of the
+#    root's source tree (wan-multicast-trees), every chunk once on each, every router conserves
+#    contributions (the contributors it receives are the ones it sums plus the ones it passes
+#    on), and no total repair.
 # Needs jq, and editcap (Debian wireshark-common, installed with tshark) when the program has
 # no --pcapSnaplen.
 set -u
@@ -55,6 +60,18 @@ fi
 
 "$trees" --topology="$topology" --scheduleKind=latin --out="$work/trees.json" >/dev/null ||
   { echo "FAIL: wan-multicast-trees failed"; exit 1; }
+
+# verdict LABEL WHAT PROBLEMS OK: fail with the problems found, or count a check passed and
+# say OK.
+verdict() {
+  if [ -n "$3" ]; then
+    fail "$1: $2:"
+    echo "$3" | head -20
+    return
+  fi
+  checked=$((checked + 1))
+  echo "ok $1: $4"
+}
 
 # compare_links RESULTS REPORT LABEL: per-link packets, bytes and model bytes must be equal.
 compare_links() {
@@ -122,13 +139,8 @@ check_replication() {
                    else empty end))
          end)
   ' "$pcap" 2>&1)
-  if [ -n "$problems" ]; then
-    fail "$label: replication does not match the trees:"
-    echo "$problems" | head -20
-    return
-  fi
-  checked=$((checked + 1))
-  echo "ok $label: replication of $(jq '.replication | length' "$pcap") streams matches the trees"
+  verdict "$label" "replication does not match the trees" "$problems" \
+    "replication of $(jq '.replication | length' "$pcap") streams matches the trees"
 }
 
 # check_aggregation REPORT MODE LABEL: lossless packets into and out of every FPGA port.
@@ -155,16 +167,53 @@ check_aggregation() {
         "\($a.key): \($a.value.packets_in) in / \($a.value.packets_out) out, expected \($w.in) / \($w.out)"
       else empty end
   ' "$pcap" 2>&1)
-  if [ -n "$problems" ]; then
-    fail "$label: aggregation counts:"
-    echo "$problems" | head -20
-    return
-  fi
-  checked=$((checked + 1))
-  echo "ok $label: packets into and out of every island's port as expected"
+  verdict "$label" "aggregation counts" "$problems" \
+    "packets into and out of every island's port as expected"
 }
 
-for mode in unicast multicast aggregation both ring; do
+# check_tree REPORT LOSS LABEL: tree traffic classified; lossless: totals on the root's source
+# tree, contributions conserved at every router.
+check_tree() {
+  local pcap="$1" loss="$2" label="$3"
+  local problems
+  problems=$(jq -r --slurpfile trees "$work/trees.json" --arg loss "$loss" '
+    ([$trees[0].trees[] | {key: "\(.round)/\(.clique)/\(.source)", value: .}] | from_entries)
+      as $tree
+    | ($trees[0].trees | map(.round) | max + 1) as $period
+    | (if .tree.has_tree_traffic != true then "no tree traffic found" else empty end),
+      (.tree.aggregates | to_entries[] | select(.value.other.packets > 0)
+       | "\(.key): \(.value.other.packets) aggregates not classified"),
+      (if $loss != "0" then empty else
+         (.tree.aggregates | to_entries[] | select(.value["total-repair"].packets > 0)
+          | "\(.key): \(.value["total-repair"].packets) total repairs without loss"),
+         (.tree.routers | to_entries[]
+          | select(.value.in.contributors
+                   != .value.aggregates_out.contributors + .value.passed_out.contributors)
+          | "router \(.key): \(.value.in.contributors) contributors in, "
+            + "\(.value.aggregates_out.contributors) summed + "
+            + "\(.value.passed_out.contributors) passed"),
+         (.tree.totals[]
+          | . as $s
+          | "total \($s.round)/\($s.clique)/\($s.source_island)" as $name
+          | $tree["\($s.round % $period)/\($s.clique)/\($s.source_island)"] as $t
+          | if $t == null then "\($name): no source tree"
+            elif ($s.links | keys | sort) != ($t.links | sort) then
+              "\($name): links \($s.links | keys | sort) != \($t.links | sort)"
+            else ($s.links | to_entries[]
+                  | select(.value.chunks != $s.chunk_count or .value.copies != $s.chunk_count)
+                  | "\($name): \(.key) carries \(.value.chunks) chunks in "
+                    + "\(.value.copies) copies, expected \($s.chunk_count)")
+            end)
+       end)
+  ' "$pcap" 2>&1)
+  local totals routers
+  totals=$(jq '.tree.totals | length' "$pcap")
+  routers=$(jq '.tree.routers | length' "$pcap")
+  verdict "$label" "tree traffic" "$problems" \
+    "tree traffic: $totals totals and $routers routers as expected"
+}
+
+for mode in unicast multicast aggregation both ring tree; do
   for loss in 0 0.02; do
     label="$mode loss=$loss"
     run="$work/$mode-$loss"
@@ -189,7 +238,9 @@ for mode in unicast multicast aggregation both ring; do
       continue
     fi
     compare_links "$run/results.json" "$run/report.json" "$label"
-    if [ "$mode" = "ring" ]; then
+    if [ "$mode" = "tree" ]; then
+      check_tree "$run/report.json" "$loss" "$label"
+    elif [ "$mode" = "ring" ]; then
       # No FPGA: every AGGREGATE toward an island is a peer's partial or reduced segment.
       wrong=$(jq '[.aggregation | to_entries[]
                    | select(.value.aggregates_out != 0 or .value.island_aggregates_out == 0)

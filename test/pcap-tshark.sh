@@ -20,6 +20,10 @@
 # of its messages.tsv, as IslandSyncHeader and pcap-report decode it: type, name (the Info
 # column's first word), version, job, sender, round, clique index, exclusion epoch, counts,
 # bitmap, value offset, area count and frame length, every checksum good.
+# The test capture of every aggregate kind (test/data/pcap/aggregate-kinds/aggregates.pcap)
+# decodes to the kinds of its aggregates.tsv (wtsync.aggregate_kind, from the IPv4 addresses:
+# total, partial, edge, island aggregate, or plain aggregate for unknown addresses) with their
+# contributor counts, every checksum good.
 set -u
 simulate="$1"
 source_dir="$2"
@@ -139,6 +143,27 @@ elif ! diff "$work/kinds-expected.txt" "$work/kinds-decoded.txt" >"$work/kinds-d
   failed=$((failed + 1))
 else
   echo "ok message kinds: $(wc -l <"$work/kinds-decoded.txt") frames, every kind as listed"
+fi
+
+# The test capture of every aggregate kind: the kinds aggregates.tsv lists, checksum good.
+aggregates="$source_dir/test/data/pcap/aggregate-kinds"
+grep -v '^#' "$aggregates/aggregates.tsv" >"$work/aggregates-expected.txt"
+tshark -X lua_script:"$lua" -r "$aggregates/aggregates.pcap" -Y 'wtsync.checksum.status == 1' \
+  -T fields -E separator=/t -e frame.number -e ip.src -e ip.dst -e wtsync.sender \
+  -e wtsync.chunk_index -e wtsync.contributors -e wtsync.contributor_count \
+  -e wtsync.aggregate_kind 2>"$work/tshark-aggregates.err" >"$work/aggregates-decoded.txt"
+if grep -qi 'lua\|error' "$work/tshark-aggregates.err"; then
+  echo "FAIL aggregate kinds: tshark reported:"
+  head -5 "$work/tshark-aggregates.err"
+  failed=$((failed + 1))
+elif ! diff "$work/aggregates-expected.txt" "$work/aggregates-decoded.txt" \
+  >"$work/aggregates-diff.txt"; then
+  echo "FAIL aggregate kinds: the dissector labels other kinds than aggregates.tsv:"
+  head -20 "$work/aggregates-diff.txt"
+  failed=$((failed + 1))
+else
+  echo "ok aggregate kinds: $(wc -l <"$work/aggregates-decoded.txt") aggregates, each kind as" \
+    "listed"
 fi
 
 if [ "$failed" -eq 0 ]; then

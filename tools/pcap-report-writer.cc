@@ -151,6 +151,82 @@ CityOfIndex(const PcapTraceReport& report)
     return cityOfIndex;
 }
 
+/**
+ * @param counters packets, bytes and contributors
+ * @return them as a JSON object
+ */
+nlohmann::json
+TreeCountersToJson(const PcapTreeAnalysis::Counters& counters)
+{
+    return {{"packets", counters.packets},
+            {"bytes", counters.bytes},
+            {"model_bytes", counters.modelBytes},
+            {"contributors", counters.contributors}};
+}
+
+/**
+ * @param replication streams and where their chunks appeared
+ * @param cityOfIndex the city of each island index
+ * @return the streams as a JSON array
+ */
+nlohmann::json
+ReplicationToJson(
+    const std::map<PcapTraceReport::StreamKey, PcapTraceReport::ReplicationStats>& replication,
+    const std::map<int64_t, std::string>& cityOfIndex)
+{
+    using nlohmann::json;
+    json streams = json::array();
+    for (const auto& [key, stats] : replication)
+    {
+        const auto& [jobId, round, cliqueId, sender] = key;
+        json perLink = json::object();
+        for (const auto& [name, counts] : stats.links)
+        {
+            perLink[name] = {{"chunks", counts.first}, {"copies", counts.second}};
+        }
+        auto city = cityOfIndex.find(sender);
+        streams.push_back(
+            {{"job", jobId},
+             {"round", round},
+             {"clique", cliqueId},
+             {"source", sender},
+             {"source_island", city != cityOfIndex.end() ? json(city->second) : json(nullptr)},
+             {"chunks", stats.chunks},
+             {"chunk_count", stats.chunkCount},
+             {"links", perLink},
+             {"links_per_chunk",
+              {{"min", stats.minLinksPerChunk}, {"max", stats.maxLinksPerChunk}}},
+             {"copies_per_chunk",
+              {{"min", stats.minCopiesPerChunk}, {"max", stats.maxCopiesPerChunk}}}});
+    }
+    return streams;
+}
+
+/**
+ * @param out where to write
+ * @param replication streams and where their chunks appeared
+ * @param cityOfIndex the city of each island index
+ */
+void
+WriteReplicationRows(
+    std::ostream& out,
+    const std::map<PcapTraceReport::StreamKey, PcapTraceReport::ReplicationStats>& replication,
+    const std::map<int64_t, std::string>& cityOfIndex)
+{
+    out << "job,round,clique,source,source_island,stream_chunks,link,link_chunks,copies\n";
+    for (const auto& [key, stats] : replication)
+    {
+        const auto& [jobId, round, cliqueId, sender] = key;
+        auto city = cityOfIndex.find(sender);
+        for (const auto& [name, counts] : stats.links)
+        {
+            out << jobId << "," << round << "," << cliqueId << "," << sender << ","
+                << (city != cityOfIndex.end() ? city->second : "") << "," << stats.chunks << ","
+                << name << "," << counts.first << "," << counts.second << "\n";
+        }
+    }
+}
+
 } // namespace
 
 PcapReportWriter::PcapReportWriter(const PcapTraceReport& report)
@@ -248,30 +324,39 @@ PcapReportWriter::ToJson() const
                                   : json(nullptr)}};
     }
 
-    json replication = json::array();
-    for (const auto& [key, stats] : m_report.GetReplication())
+    json replication = ReplicationToJson(m_report.GetReplication(), cityOfIndex);
+
+    const PcapTreeAnalysis& tree = m_report.GetTree();
+    json treeLinks = json::object();
+    for (const auto& [name, classes] : tree.GetLinks())
     {
-        const auto& [jobId, round, cliqueId, sender] = key;
-        json perLink = json::object();
-        for (const auto& [name, counts] : stats.links)
+        json entry = json::object();
+        for (uint32_t c = 0; c < PcapTreeAnalysis::N_CLASSES; ++c)
         {
-            perLink[name] = {{"chunks", counts.first}, {"copies", counts.second}};
+            entry[PcapTreeAnalysis::ClassToString(
+                static_cast<PcapTreeAnalysis::AggregateClass>(c))] = TreeCountersToJson(classes[c]);
         }
-        auto city = cityOfIndex.find(sender);
-        replication.push_back(
-            {{"job", jobId},
-             {"round", round},
-             {"clique", cliqueId},
-             {"source", sender},
-             {"source_island", city != cityOfIndex.end() ? json(city->second) : json(nullptr)},
-             {"chunks", stats.chunks},
-             {"chunk_count", stats.chunkCount},
-             {"links", perLink},
-             {"links_per_chunk",
-              {{"min", stats.minLinksPerChunk}, {"max", stats.maxLinksPerChunk}}},
-             {"copies_per_chunk",
-              {{"min", stats.minCopiesPerChunk}, {"max", stats.maxCopiesPerChunk}}}});
+        treeLinks[name] = entry;
     }
+    json routers = json::object();
+    for (const auto& [city, stats] : tree.GetRouters())
+    {
+        const uint64_t out = stats.aggregatesOut.packets + stats.passedOut.packets;
+        routers[city] = {{"in", TreeCountersToJson(stats.in)},
+                         {"aggregates_out", TreeCountersToJson(stats.aggregatesOut)},
+                         {"passed_out", TreeCountersToJson(stats.passedOut)},
+                         {"reduction_ratio", out > 0 ? json(stats.GetReduction()) : json(nullptr)}};
+    }
+    json routerAddresses = json::object();
+    for (const auto& [address, city] : tree.GetRouterAddresses())
+    {
+        routerAddresses[PcapTraceReport::AddressToString(address)] = city;
+    }
+    json treeSection = {{"has_tree_traffic", tree.HasTreeTraffic()},
+                        {"aggregates", treeLinks},
+                        {"routers", routers},
+                        {"router_addresses", routerAddresses},
+                        {"totals", ReplicationToJson(m_report.GetTotalReplication(), cityOfIndex)}};
 
     json messages = json::object();
     for (const auto& [type, counters] : kinds)
@@ -287,6 +372,7 @@ PcapReportWriter::ToJson() const
                 {"islands", islands},
                 {"aggregation", aggregation},
                 {"replication", replication},
+                {"tree", treeSection},
                 {"attribution", m_report.GetAttribution()},
                 {"ambiguous_packets", ambiguous},
                 {"warnings", m_report.GetWarnings()}};
@@ -305,11 +391,17 @@ std::vector<std::string>
 PcapReportWriter::WriteCsv(const std::string& path) const
 {
     using Table = void (PcapReportWriter::*)(std::ostream&) const;
-    const std::vector<std::pair<std::string, Table>> tables{
+    std::vector<std::pair<std::string, Table>> tables{
         {path, &PcapReportWriter::WriteLinksCsv},
         {SiblingCsv(path, "-islands"), &PcapReportWriter::WriteIslandsCsv},
         {SiblingCsv(path, "-aggregation"), &PcapReportWriter::WriteAggregationCsv},
         {SiblingCsv(path, "-replication"), &PcapReportWriter::WriteReplicationCsv}};
+    if (m_report.GetTree().HasTreeTraffic())
+    {
+        tables.emplace_back(SiblingCsv(path, "-tree"), &PcapReportWriter::WriteTreeCsv);
+        tables.emplace_back(SiblingCsv(path, "-routers"), &PcapReportWriter::WriteRoutersCsv);
+        tables.emplace_back(SiblingCsv(path, "-totals"), &PcapReportWriter::WriteTotalsCsv);
+    }
     std::vector<std::string> written;
     for (const auto& [file, table] : tables)
     {
@@ -382,19 +474,52 @@ PcapReportWriter::WriteAggregationCsv(std::ostream& out) const
 void
 PcapReportWriter::WriteReplicationCsv(std::ostream& out) const
 {
-    const std::map<int64_t, std::string> cityOfIndex = CityOfIndex(m_report);
-    out << "job,round,clique,source,source_island,stream_chunks,link,link_chunks,copies\n";
-    for (const auto& [key, stats] : m_report.GetReplication())
+    WriteReplicationRows(out, m_report.GetReplication(), CityOfIndex(m_report));
+}
+
+void
+PcapReportWriter::WriteTreeCsv(std::ostream& out) const
+{
+    out << "link,class,packets,bytes,model_bytes,contributors\n";
+    for (const auto& [name, classes] : m_report.GetTree().GetLinks())
     {
-        const auto& [jobId, round, cliqueId, sender] = key;
-        auto city = cityOfIndex.find(sender);
-        for (const auto& [name, counts] : stats.links)
+        for (uint32_t c = 0; c < PcapTreeAnalysis::N_CLASSES; ++c)
         {
-            out << jobId << "," << round << "," << cliqueId << "," << sender << ","
-                << (city != cityOfIndex.end() ? city->second : "") << "," << stats.chunks << ","
-                << name << "," << counts.first << "," << counts.second << "\n";
+            const PcapTreeAnalysis::Counters& k = classes[c];
+            if (k.packets > 0)
+            {
+                out << name << ","
+                    << PcapTreeAnalysis::ClassToString(
+                           static_cast<PcapTreeAnalysis::AggregateClass>(c))
+                    << "," << k.packets << "," << k.bytes << "," << k.modelBytes << ","
+                    << k.contributors << "\n";
+            }
         }
     }
+}
+
+void
+PcapReportWriter::WriteRoutersCsv(std::ostream& out) const
+{
+    out << "router,in_packets,in_contributors,aggregates_out,aggregates_out_contributors,"
+           "passed_out,passed_out_contributors,reduction_ratio\n";
+    for (const auto& [city, r] : m_report.GetTree().GetRouters())
+    {
+        out << city << "," << r.in.packets << "," << r.in.contributors << ","
+            << r.aggregatesOut.packets << "," << r.aggregatesOut.contributors << ","
+            << r.passedOut.packets << "," << r.passedOut.contributors << ",";
+        if (r.aggregatesOut.packets + r.passedOut.packets > 0)
+        {
+            out << r.GetReduction();
+        }
+        out << "\n";
+    }
+}
+
+void
+PcapReportWriter::WriteTotalsCsv(std::ostream& out) const
+{
+    WriteReplicationRows(out, m_report.GetTotalReplication(), CityOfIndex(m_report));
 }
 
 std::string

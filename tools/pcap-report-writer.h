@@ -22,10 +22,11 @@ namespace ns3
  * PNG heat map of bytes per directed link per round.
  *
  * The JSON document has the sections `directory`, `port`, `links`, `messages`, `rounds`,
- * `islands`, `aggregation`, `replication`, `attribution`, `ambiguous_packets` and `warnings`;
- * the CSV tables hold the links per round, the islands per round, the aggregation and the
- * replication per link. The writer reads the report only: every output is a function of what
- * PcapTraceReport::Analyze found.
+ * `islands`, `aggregation`, `replication`, `tree`, `attribution`, `ambiguous_packets` and
+ * `warnings`; the CSV tables hold the links per round, the islands per round, the aggregation
+ * and the replication per link, and with tree traffic the aggregates per link and class, the
+ * routers' reduction and the totals' replication. The writer reads the report only: every output is
+ * a function of what PcapTraceReport::Analyze found.
  */
 class PcapReportWriter
 {
@@ -45,7 +46,8 @@ class PcapReportWriter
     void WriteJson(const std::string& path) const;
     /**
      * @brief Write the CSV tables: links per round to `path`, and next to it (the name without
-     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`.
+     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`; when
+     * the captures hold tree traffic also `-tree.csv`, `-routers.csv` and `-totals.csv`.
      * @param path the links table
      * @return the files written
      * @throws WanInputError when a file cannot be written
@@ -68,6 +70,12 @@ class PcapReportWriter
     void WriteAggregationCsv(std::ostream& out) const;
     /** @param out where to write the replication table: per stream and link its chunks */
     void WriteReplicationCsv(std::ostream& out) const;
+    /** @param out where to write the tree table: per directed link and class its aggregates */
+    void WriteTreeCsv(std::ostream& out) const;
+    /** @param out where to write the routers table: per router its FPGA reduction */
+    void WriteRoutersCsv(std::ostream& out) const;
+    /** @param out where to write the totals table: per total and link its chunks */
+    void WriteTotalsCsv(std::ostream& out) const;
 
     const PcapTraceReport& m_report; //!< the report written
 };

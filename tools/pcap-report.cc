@@ -16,7 +16,9 @@
  *
  * Reports per directed link packets, bytes and model bytes (total and per round), per round and
  * per island (egress, ingress, first and last transmission), multicast replication per source
- * stream and in-line aggregation per island; as JSON, CSV and a PNG heat map (gnuplot).
+ * stream and in-line aggregation per island, and tree mode's traffic (aggregates per link by
+ * class, each router's FPGA reduction, the totals' replication; PcapTreeAnalysis); as JSON, CSV
+ * and a PNG heat map (gnuplot).
  *
  * Usage: pcap-report DIR [--json=F] [--csv=F] [--plot=F.png] [--port=N]
  * Exit status: 0 on success, 1 on an input error (missing directory, a capture that is empty,
@@ -67,7 +69,8 @@ Run(int argc, char** argv)
               "A-up.pcap, A-down.pcap, as wan-training-simulate --pcap=DIR writes them).\n"
               "Each frame is counted once, on the directed link whose device transmitted it. "
               "--csv=F also writes F's siblings -islands.csv, -aggregation.csv and "
-              "-replication.csv.\nExit status: 0 on success, 1 on an input error.");
+              "-replication.csv, and with tree traffic -tree.csv, -routers.csv and -totals.csv."
+              "\nExit status: 0 on success, 1 on an input error.");
     cmd.AddNonOption("directory", "the directory of the captures", directory);
     cmd.AddValue("json", "write the report as JSON to this file", jsonFile);
     cmd.AddValue("csv", "write the CSV tables (links per round first) to this file", csvFile);
@@ -113,6 +116,40 @@ Run(int argc, char** argv)
                       << " aggregates), reduction "
                       << static_cast<double>(aggregation.packetsIn) / aggregation.packetsOut
                       << "\n";
+        }
+    }
+    const PcapTreeAnalysis& tree = report.GetTree();
+    if (tree.HasTreeTraffic())
+    {
+        for (const auto& [name, classes] : tree.GetLinks())
+        {
+            const auto& partial = classes[PcapTreeAnalysis::PARTIAL];
+            const auto& total = classes[PcapTreeAnalysis::TOTAL];
+            const auto& repair = classes[PcapTreeAnalysis::TOTAL_REPAIR];
+            const auto& other = classes[PcapTreeAnalysis::OTHER];
+            if (partial.packets + total.packets + repair.packets + other.packets > 0)
+            {
+                std::cout << "  tree " << name << ": " << partial.packets << " partial aggregates ("
+                          << partial.contributors << " contributors summed), " << total.packets
+                          << " total copies, " << repair.packets << " total repairs, "
+                          << other.packets << " other aggregates\n";
+            }
+        }
+        for (const auto& [city, router] : tree.GetRouters())
+        {
+            std::cout << "  FPGA router " << city << ": " << router.in.packets
+                      << " contributions in (" << router.in.contributors << " contributors), "
+                      << router.aggregatesOut.packets << " aggregates out ("
+                      << router.aggregatesOut.contributors << " contributors), "
+                      << router.passedOut.packets << " passed on, reduction "
+                      << router.GetReduction() << "\n";
+        }
+        for (const auto& [key, total] : report.GetTotalReplication())
+        {
+            std::cout << "  total of island " << std::get<3>(key) << " (round " << std::get<1>(key)
+                      << ", clique " << std::get<2>(key) << "): " << total.chunks << " chunks on "
+                      << total.links.size() << " links, " << total.minCopiesPerChunk << "-"
+                      << total.maxCopiesPerChunk << " copies per chunk\n";
         }
     }
     for (const std::string& warning : report.GetWarnings())

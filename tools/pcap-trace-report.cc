@@ -57,6 +57,47 @@ MostFrequent(const std::map<T, uint64_t>& counts)
     return best->first;
 }
 
+/** Per (stream, chunk): per link index, transmissions. */
+using ChunkCopies =
+    std::map<std::pair<PcapTraceReport::StreamKey, uint32_t>, std::map<uint32_t, uint32_t>>;
+
+/**
+ * @brief Per stream: the links its chunks appeared on, and per chunk its links and copies.
+ * @param chunkCopies the transmissions of every chunk per link index
+ * @param linkNames link index -> name
+ * @param replication the streams to complete
+ */
+void
+SummarizeCopies(
+    const ChunkCopies& chunkCopies,
+    const std::vector<std::string>& linkNames,
+    std::map<PcapTraceReport::StreamKey, PcapTraceReport::ReplicationStats>& replication)
+{
+    for (const auto& [chunk, copiesPerLink] : chunkCopies)
+    {
+        PcapTraceReport::ReplicationStats& stats = replication[chunk.first];
+        uint32_t links = static_cast<uint32_t>(copiesPerLink.size());
+        uint64_t copies = 0;
+        for (const auto& [link, count] : copiesPerLink)
+        {
+            copies += count;
+            auto& perLink = stats.links[linkNames[link]];
+            ++perLink.first;
+            perLink.second += count;
+        }
+        if (stats.chunks == 0)
+        {
+            stats.minLinksPerChunk = stats.maxLinksPerChunk = links;
+            stats.minCopiesPerChunk = stats.maxCopiesPerChunk = copies;
+        }
+        stats.minLinksPerChunk = std::min(stats.minLinksPerChunk, links);
+        stats.maxLinksPerChunk = std::max(stats.maxLinksPerChunk, links);
+        stats.minCopiesPerChunk = std::min(stats.minCopiesPerChunk, copies);
+        stats.maxCopiesPerChunk = std::max(stats.maxCopiesPerChunk, copies);
+        ++stats.chunks;
+    }
+}
+
 } // namespace
 
 void
@@ -121,6 +162,18 @@ const std::map<PcapTraceReport::StreamKey, PcapTraceReport::ReplicationStats>&
 PcapTraceReport::GetReplication() const
 {
     return m_replication;
+}
+
+const std::map<PcapTraceReport::StreamKey, PcapTraceReport::ReplicationStats>&
+PcapTraceReport::GetTotalReplication() const
+{
+    return m_totalReplication;
+}
+
+const PcapTreeAnalysis&
+PcapTraceReport::GetTree() const
+{
+    return m_tree;
 }
 
 const std::map<std::string, uint64_t>&
@@ -229,6 +282,7 @@ PcapTraceReport::ReadCapture(const std::string& path, LinkStats& link) const
             r.chunkIndex = d.header.chunkIndex;
             r.chunkCount = d.header.chunkCount;
             r.modelBytes = d.modelBytes;
+            r.contributors = d.header.contributors;
         }
         records.push_back(r);
     }
@@ -306,16 +360,53 @@ PcapTraceReport::CountTransmission(const std::string& linkName, const Record& r,
     {
         m_cliqueSenders[{r.jobId, r.round, r.cliqueId}] |= uint64_t{1} << r.sender;
         StreamKey stream{r.jobId, r.round, r.cliqueId, r.sender};
-        auto index = m_linkIndex.find(linkName);
-        if (index == m_linkIndex.end())
-        {
-            index = m_linkIndex.emplace(linkName, static_cast<uint32_t>(m_linkNames.size())).first;
-            m_linkNames.push_back(linkName);
-        }
-        ++m_chunkCopies[{stream, r.chunkIndex}][index->second];
+        ++m_chunkCopies[{stream, r.chunkIndex}][LinkIndex(linkName)];
         ReplicationStats& replication = m_replication[stream];
         replication.chunkCount = std::max(replication.chunkCount, r.chunkCount);
     }
+    if (chunk)
+    {
+        m_tree.AddTransmission(linkName,
+                               link.access ? link.city : link.from,
+                               link.access && link.up,
+                               TreeMessage(r));
+    }
+    if (chunk && r.type == SyncPacketDecoder::TYPE_AGGREGATE && r.multicast)
+    {
+        // A root's total: replicated along its out-tree like a multicast DATA stream.
+        StreamKey stream{r.jobId, r.round, r.cliqueId, r.sender};
+        ++m_totalCopies[{stream, r.chunkIndex}][LinkIndex(linkName)];
+        ReplicationStats& replication = m_totalReplication[stream];
+        replication.chunkCount = std::max(replication.chunkCount, r.chunkCount);
+    }
+}
+
+uint32_t
+PcapTraceReport::LinkIndex(const std::string& linkName)
+{
+    auto index = m_linkIndex.find(linkName);
+    if (index == m_linkIndex.end())
+    {
+        index = m_linkIndex.emplace(linkName, static_cast<uint32_t>(m_linkNames.size())).first;
+        m_linkNames.push_back(linkName);
+    }
+    return index->second;
+}
+
+PcapTreeAnalysis::Message
+PcapTraceReport::TreeMessage(const Record& r)
+{
+    return {r.wireBytes,
+            r.modelBytes,
+            r.type,
+            r.flow.source,
+            r.flow.destination,
+            r.multicast,
+            r.jobId,
+            r.round,
+            r.cliqueId,
+            r.sender,
+            r.contributors};
 }
 
 void
@@ -325,6 +416,11 @@ PcapTraceReport::CountArrival(const std::string& city, const Record& r)
     {
         ++m_arrivals
             [{city, r.flow.destination, r.multicast, r.jobId, r.round, r.cliqueId, r.sender}];
+    }
+    if (r.sync == DecodedSyncPacket::VALID && r.flow.ipv4 &&
+        (r.type == SyncPacketDecoder::TYPE_DATA || r.type == SyncPacketDecoder::TYPE_AGGREGATE))
+    {
+        m_tree.AddArrival(city, TreeMessage(r));
     }
 }
 
@@ -545,30 +641,21 @@ PcapTraceReport::Finish()
     }
 
     // Replication: per chunk, the links it appeared on and its copies.
-    for (const auto& [chunk, copiesPerLink] : m_chunkCopies)
-    {
-        ReplicationStats& stats = m_replication[chunk.first];
-        uint32_t links = static_cast<uint32_t>(copiesPerLink.size());
-        uint64_t copies = 0;
-        for (const auto& [link, count] : copiesPerLink)
-        {
-            copies += count;
-            auto& perLink = stats.links[m_linkNames[link]];
-            ++perLink.first;
-            perLink.second += count;
-        }
-        if (stats.chunks == 0)
-        {
-            stats.minLinksPerChunk = stats.maxLinksPerChunk = links;
-            stats.minCopiesPerChunk = stats.maxCopiesPerChunk = copies;
-        }
-        stats.minLinksPerChunk = std::min(stats.minLinksPerChunk, links);
-        stats.maxLinksPerChunk = std::max(stats.maxLinksPerChunk, links);
-        stats.minCopiesPerChunk = std::min(stats.minCopiesPerChunk, copies);
-        stats.maxCopiesPerChunk = std::max(stats.maxCopiesPerChunk, copies);
-        ++stats.chunks;
-    }
+    SummarizeCopies(m_chunkCopies, m_linkNames, m_replication);
     m_chunkCopies.clear();
+    SummarizeCopies(m_totalCopies, m_linkNames, m_totalReplication);
+    m_totalCopies.clear();
+
+    // Tree traffic: the AGGREGATEs classified by the islands' addresses.
+    std::map<uint32_t, std::string> islandOfAddress;
+    for (const auto& [city, island] : m_islands)
+    {
+        if (island.hasAddress)
+        {
+            islandOfAddress[island.address] = city;
+        }
+    }
+    m_tree.Finish(islandOfAddress);
 
     // Warnings about the capture itself.
     uint64_t ambiguous = 0;

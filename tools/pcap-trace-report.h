@@ -8,6 +8,7 @@
 #define PCAP_TRACE_REPORT_H
 
 #include "pcap-direction-resolver.h"
+#include "pcap-tree-analysis.h"
 #include "sync-packet-decoder.h"
 
 #include <cstdint>
@@ -59,7 +60,11 @@ namespace ns3
  * - aggregation, per island A: packets into A's FPGA port (DATA received by router A's WAN
  *   devices for A's island: addressed to it, or to a multicast group of a clique it sends DATA
  *   in, from another island; frames lost on the way are not counted), packets out (DATA and
- *   AGGREGATE transmitted on `A:down`), and their ratio in/out (1 without aggregation).
+ *   AGGREGATE transmitted on `A:down`), and their ratio in/out (1 without aggregation);
+ * - tree traffic (PcapTreeAnalysis): every AGGREGATE per directed link by its class (partial,
+ *   total, total repair, edge, island, other) with the contributors it carries, the FPGA
+ *   reduction of each router over the tree cliques, and for each root's total (multicast
+ *   AGGREGATE) its replication as for DATA streams.
  */
 class PcapTraceReport
 {
@@ -184,6 +189,11 @@ class PcapTraceReport
     const std::map<std::string, AggregationStats>& GetAggregation() const;
     /** @return the replication per stream */
     const std::map<StreamKey, ReplicationStats>& GetReplication() const;
+    /** @return the replication of the totals (multicast AGGREGATEs) per (job, round, clique,
+     * sender) */
+    const std::map<StreamKey, ReplicationStats>& GetTotalReplication() const;
+    /** @return the classified aggregates and the routers' reduction */
+    const PcapTreeAnalysis& GetTree() const;
     /** @return records per attribution method, over every channel */
     const std::map<std::string, uint64_t>& GetAttribution() const;
     /** @return warnings about the captures */
@@ -209,7 +219,8 @@ class PcapTraceReport
     void WriteJson(const std::string& path) const;
     /**
      * @brief Write the CSV tables: links per round to `path`, and next to it (the name without
-     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`
+     * `.csv` plus a suffix) `-islands.csv`, `-aggregation.csv` and `-replication.csv`, with
+     * tree traffic also `-tree.csv`, `-routers.csv` and `-totals.csv`
      * (PcapReportWriter::WriteCsv).
      * @param path the links table
      * @return the files written
@@ -241,6 +252,7 @@ class PcapTraceReport
         uint32_t chunkIndex{0};           //!< sync chunk index
         uint32_t chunkCount{0};           //!< sync chunk count
         uint32_t modelBytes{0};           //!< model bytes
+        uint64_t contributors{0};         //!< sync contributor bitmap
         bool multicast{false};            //!< multicast destination
         uint8_t ttl{0};                   //!< IPv4 TTL
         bool unaddressed{false};          //!< IPv4 (or unknown) captured without its addresses
@@ -272,21 +284,35 @@ class PcapTraceReport
      * @param record the record
      */
     void CountArrival(const std::string& city, const Record& record);
+    /**
+     * @param linkName a directed link
+     * @return its index for the replication tables (assigned on first use)
+     */
+    uint32_t LinkIndex(const std::string& linkName);
+    /**
+     * @param r a DATA or AGGREGATE record
+     * @return it as PcapTreeAnalysis sees it
+     */
+    static PcapTreeAnalysis::Message TreeMessage(const Record& r);
     /** Learn the islands and compute aggregation and replication summaries. */
     void Finish();
 
-    SyncPacketDecoder m_decoder;                           //!< the frame decoder
-    std::string m_directory;                               //!< the directory analyzed
-    std::map<std::string, LinkStats> m_links;              //!< by directed link name
-    std::map<uint32_t, RoundStats> m_rounds;               //!< by round
-    std::map<std::string, IslandStats> m_islands;          //!< by city id
-    std::map<std::string, AggregationStats> m_aggregation; //!< by city id
-    std::map<StreamKey, ReplicationStats> m_replication;   //!< by stream
-    std::map<std::string, uint64_t> m_attribution;         //!< records by attribution method
-    std::vector<std::string> m_warnings;                   //!< warnings
+    SyncPacketDecoder m_decoder;                              //!< the frame decoder
+    std::string m_directory;                                  //!< the directory analyzed
+    std::map<std::string, LinkStats> m_links;                 //!< by directed link name
+    std::map<uint32_t, RoundStats> m_rounds;                  //!< by round
+    std::map<std::string, IslandStats> m_islands;             //!< by city id
+    std::map<std::string, AggregationStats> m_aggregation;    //!< by city id
+    std::map<StreamKey, ReplicationStats> m_replication;      //!< by stream
+    std::map<StreamKey, ReplicationStats> m_totalReplication; //!< totals by stream
+    PcapTreeAnalysis m_tree;                                  //!< aggregates and routers
+    std::map<std::string, uint64_t> m_attribution;            //!< records by attribution method
+    std::vector<std::string> m_warnings;                      //!< warnings
 
     /** Per (stream, chunk): per link index, transmissions. */
     std::map<std::pair<StreamKey, uint32_t>, std::map<uint32_t, uint32_t>> m_chunkCopies;
+    /** The same for the totals. */
+    std::map<std::pair<StreamKey, uint32_t>, std::map<uint32_t, uint32_t>> m_totalCopies;
     std::vector<std::string> m_linkNames;        //!< link index -> name (replication)
     std::map<std::string, uint32_t> m_linkIndex; //!< name -> link index
     /** (job, round, clique) -> bitmap of the senders of DATA. */

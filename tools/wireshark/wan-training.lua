@@ -30,6 +30,17 @@
 --   40 values: count x float32, or ranges: count x (u32 begin, u32 end), then zero padding
 -- Headers-only captures (snaplen) show the header; values that were not captured are
 -- counted but not shown, and the checksum is then "unverified".
+--
+-- An aggregate's kind (wtsync.aggregate_kind, also in the Info column after "aggregate") comes
+-- from its IPv4 addresses, read with WanTopologyHelper's address plan (WAN links in 10.0.0.0/9,
+-- access links in 10.128.0.0/9, each a /30 whose router is host 1 and whose island is host 2):
+--   total              multicast destination: a tree root's total, replicated by the routers
+--   partial aggregate  from a router to an island not behind it: a tree FPGA's sum toward the root
+--   edge aggregate     from a router's access address to its own island (aggregation and both
+--                      modes; in tree mode the root's router summing toward the root)
+--   island aggregate   from an island to an island: a ring segment or a tree total's repair
+--   aggregate          any other addresses
+-- wtsync.contributor_count is the number of contributions an aggregate sums.
 
 local DEFAULT_PORT = 9477
 local FIXED_SIZE = 40
@@ -81,6 +92,10 @@ f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
 f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
 f.padding = ProtoField.uint32("wtsync.padding", "Padding bytes", base.DEC)
 f.model_bytes = ProtoField.uint32("wtsync.model_bytes", "Model bytes", base.DEC)
+f.aggregate_kind = ProtoField.string("wtsync.aggregate_kind", "Aggregate kind")
+
+local ip_src_field = Field.new("ip.src")
+local ip_dst_field = Field.new("ip.dst")
 
 local e_malformed = ProtoExpert.new("wtsync.malformed", "Malformed island sync header",
     expert.group.MALFORMED, expert.severity.ERROR)
@@ -113,6 +128,62 @@ local function checksum_verifies(tvb, size)
         sum = bit32.band(sum, 0xffff) + bit32.rshift(sum, 16)
     end
     return sum == 0xffff
+end
+
+-- The four bytes of a dotted-quad IPv4 address, or nil.
+local function ipv4_bytes(text)
+    local a, b, c, d = string.match(text or "", "^(%d+)%.(%d+)%.(%d+)%.(%d+)$")
+    if a == nil then
+        return nil
+    end
+    return { tonumber(a), tonumber(b), tonumber(c), tonumber(d) }
+end
+
+-- The innermost IPv4 address of a field ("ip.src" or "ip.dst") as its four bytes, or nil.
+local function innermost(field)
+    local values = { field() }
+    if #values == 0 then
+        return nil
+    end
+    return ipv4_bytes(tostring(values[#values].value))
+end
+
+-- The role of an address in WanTopologyHelper's plan: "router" (host 1 of an access /30 or
+-- any WAN link address), "island" (host 2 of an access /30) or nil; and its access /30 network.
+local function address_role(a)
+    if a == nil or a[1] ~= 10 then
+        return nil, nil
+    end
+    local network = a[2] * 65536 + a[3] * 256 + bit32.band(a[4], 0xfc)
+    local host = bit32.band(a[4], 3)
+    if a[2] < 128 then
+        return "router", nil
+    elseif host == 1 then
+        return "router", network
+    elseif host == 2 then
+        return "island", network
+    end
+    return nil, nil
+end
+
+-- The kind of an AGGREGATE from the addresses of its IPv4 header (see the top of this file).
+local function aggregate_kind()
+    local src = innermost(ip_src_field)
+    local dst = innermost(ip_dst_field)
+    if dst ~= nil and dst[1] >= 224 and dst[1] <= 239 then
+        return "total"
+    end
+    local src_role, src_network = address_role(src)
+    local dst_role, dst_network = address_role(dst)
+    if src_role == "island" and dst_role == "island" then
+        return "island aggregate"
+    elseif src_role == "router" and dst_role == "island" then
+        if src_network ~= nil and src_network == dst_network then
+            return "edge aggregate"
+        end
+        return "partial aggregate"
+    end
+    return "aggregate"
 end
 
 function wtsync.dissector(tvb, pinfo, tree)
@@ -176,10 +247,16 @@ function wtsync.dissector(tvb, pinfo, tree)
     local checksum_item = subtree:add(f.checksum, tvb(38, 2))
 
     local type_name = type_names[mtype] or "unknown"
+    local shown_name = type_name
+    if mtype == TYPE_AGGREGATE then
+        local kind = aggregate_kind()
+        subtree:add(f.aggregate_kind, kind):set_generated()
+        shown_name = string.format("%s [%s, %d contributors]", type_name, kind, count)
+    end
     pinfo.cols.info = string.format("%s job=%d round=%d clique=%d epoch=%d sender=%d "
-        .. "chunk=%d/%d contributors={%s}", type_name, job, round, clique, epoch, sender,
+        .. "chunk=%d/%d contributors={%s}", shown_name, job, round, clique, epoch, sender,
         chunk_index, chunk_count, table.concat(members, ","))
-    subtree:append_text(string.format(", %s, round %d, sender %d, chunk %d/%d", type_name, round,
+    subtree:append_text(string.format(", %s, round %d, sender %d, chunk %d/%d", shown_name, round,
         sender, chunk_index, chunk_count))
 
     -- The same validity rules as IslandSyncHeader::Deserialize.
