@@ -149,7 +149,7 @@ Run(int argc, char* argv[])
     cmd.AddValue("csv", "write the table as CSV here", config.csvFile);
     cmd.AddValue("simulateRounds",
                  "simulate every point's schedule for this many rounds with "
-                 "wan-training-simulate (0 = analytic only; the tree mode is not simulated)",
+                 "wan-training-simulate (0 = analytic only)",
                  simulateRoundsText);
     cmd.AddValue("jobs", "simulations run at once, in [1, 256]", jobsText);
     cmd.AddValue("localSteps",

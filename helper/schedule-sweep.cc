@@ -221,7 +221,7 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 point.name = name.str();
                 point.scheduleJson = result.schedule.ToJson(topology);
                 point.scheduleRounds = nlohmann::json::parse(point.scheduleJson)["rounds"];
-                point.simulate = simulating && mode != CapabilityMode::TREE;
+                point.simulate = simulating;
                 std::ostringstream table;
                 table << std::setprecision(4) << std::left << std::setw(10) << s << std::setw(9)
                       << tau << std::setw(13) << modeName << std::setw(44) << profile << std::right

@@ -55,7 +55,7 @@ class ScheduleSweep
         nlohmann::json row;            //!< its JSON row
         std::string csv;               //!< its CSV line, without the simulation columns
         std::string table;             //!< its table line, without the simulation columns
-        bool simulate{false};          //!< whether it is simulated (not the tree mode)
+        bool simulate{false};          //!< whether it is simulated
         bool done{false};              //!< whether a results file was read
         std::string failure;           //!< why its simulation failed (empty: it did not)
         double simulatedRoundS{0};     //!< simulated mean round time

@@ -51,23 +51,8 @@ TrainingExperiment::TrainingExperiment(const WanTopology& topology, const Config
 }
 
 void
-TrainingExperiment::CheckMode(CapabilityMode mode)
-{
-    if (mode == CapabilityMode::TREE)
-    {
-        throw WanConfigError("modes",
-                             "mode 'tree' is an analytic upper bound, not simulated "
-                             "(simulated: unicast, multicast, aggregation, both, ring)");
-    }
-}
-
-void
 TrainingExperiment::Validate() const
 {
-    for (CapabilityMode mode : m_config.modes)
-    {
-        CheckMode(mode);
-    }
     if (m_config.modes.empty())
     {
         throw WanConfigError("modes", "names no mode (e.g. unicast,both,ring)");

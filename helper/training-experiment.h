@@ -129,15 +129,9 @@ class TrainingExperiment
     TrainingExperiment(const WanTopology& topology, const Config& config);
 
     /**
-     * @param mode a mode to simulate
-     * @throws WanConfigError on "modes" when the mode is not simulated (tree)
-     */
-    static void CheckMode(CapabilityMode mode);
-
-    /**
      * @brief Check the modes and every mode's simulation configuration (TrainingRun::Validate),
      * before any work.
-     * @throws WanConfigError on "modes" (none, or one not simulated) or "targetLossFraction"
+     * @throws WanConfigError on "modes" (none) or "targetLossFraction"
      *         (outside (0, 1)); TrainingRun::Validate's error for a simulation setting
      */
     void Validate() const;

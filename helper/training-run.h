@@ -87,7 +87,7 @@ class TrainingRun
     struct Config
     {
         CapabilityMode mode{CapabilityMode::UNICAST}; //!< unicast, multicast, aggregation,
-                                                      //!< both or ring (tree is not simulated)
+                                                      //!< both, ring or tree
         uint16_t jobId{1};                            //!< JobId of the islands and the FPGAs
         uint32_t rounds{1};                           //!< rounds to run (>= 1)
         uint64_t modelBytes{100000000};               //!< ModelBytes, S
@@ -119,8 +119,8 @@ class TrainingRun
      * @param schedule the clique schedule (its island count must match the topology)
      * @param config the configuration
      * @throws WanConfigError naming the field of config ("mode", "chunkBytes", ...; "topology"
-     *         or "schedule" for the arguments) with the reason: a mode the topology cannot do or
-     *         that is not simulated, more islands than IslandSyncHeader supports, a chunk that
+     *         or "schedule" for the arguments) with the reason: a mode the topology cannot do, more
+     *         islands than IslandSyncHeader supports, a chunk that
      *         does not fit a clique's path MTU, too many parameters for the model size, a ring
      *         clique whose model is cut into fewer chunks than it has members (chunkBytes, or
      *         modelBytes below 4 bytes per member), a value out of range, a fault the topology or

@@ -106,8 +106,9 @@ TrainingIslandApplication::GetTypeId()
                 "How a clique exchanges its models (doc/schedule-model.rst, capability modes): "
                 "unicast, multicast (needs SetMulticastGroups), aggregation (needs "
                 "in-line FPGAs), both, or ring (the unicast ring all-reduce baseline: "
-                "reduce-scatter and all-gather around LinkLoadModel's ring order); "
-                "tree is analytic only and rejected.",
+                "reduce-scatter and all-gather around LinkLoadModel's ring order), or tree "
+                "(in-network reduction toward a root by an FPGA on every router of the in-tree; "
+                "needs SetMulticastGroups and FPGAs on every port).",
                 EnumValue(static_cast<int>(CapabilityMode::UNICAST)),
                 MakeEnumAccessor(&TrainingIslandApplication::SetModeValue,
                                  &TrainingIslandApplication::GetModeValue),
