@@ -53,6 +53,24 @@ AtMost(double a, double b)
     return !StrictlyLess(b, a);
 }
 
+/**
+ * @param marks a flag per index
+ * @return the indices whose flag is set, in increasing order
+ */
+std::vector<uint32_t>
+Marked(const std::vector<bool>& marks)
+{
+    std::vector<uint32_t> indices;
+    for (uint32_t i = 0; i < marks.size(); ++i)
+    {
+        if (marks[i])
+        {
+            indices.push_back(i);
+        }
+    }
+    return indices;
+}
+
 } // namespace
 
 bool
@@ -187,15 +205,7 @@ LinkLoadModel::GetSourceTree(uint32_t source, const CliqueSchedule::Clique& cliq
             in[d] = true;
         }
     }
-    std::vector<uint32_t> tree;
-    for (uint32_t d = 0; d < m_nDirected; ++d)
-    {
-        if (in[d])
-        {
-            tree.push_back(d);
-        }
-    }
-    return tree;
+    return Marked(in);
 }
 
 uint32_t
@@ -462,15 +472,7 @@ LinkLoadModel::GetTreeRouters(const CliqueSchedule::Clique& clique) const
             }
         }
     }
-    std::vector<uint32_t> routers;
-    for (uint32_t city = 0; city < m_nCities; ++city)
-    {
-        if (on[city])
-        {
-            routers.push_back(city);
-        }
-    }
-    return routers;
+    return Marked(on);
 }
 
 uint32_t

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -272,8 +273,8 @@ WanTopology::Parse(const std::string& text,
     {
         r.Fail("$.cities", "the city list is empty");
     }
-    // Each city's `fpga` field: -1 when absent (it defaults to the aggregation capability).
-    std::vector<int> listedFpga(cities.size(), -1);
+    // Each city's `fpga` field, when it has one (else it follows the aggregation capability).
+    std::vector<std::optional<bool>> listedFpga(cities.size());
     for (std::size_t i = 0; i < cities.size(); ++i)
     {
         std::string p = "$.cities[" + std::to_string(i) + "]";
@@ -322,7 +323,7 @@ WanTopology::Parse(const std::string& text,
                        "must be a boolean, whether the router of city '" + c.id +
                            "' has an FPGA (got " + JsonReader::TypeName(fpga) + ")");
             }
-            listedFpga[i] = fpga.get<bool>() ? 1 : 0;
+            listedFpga[i] = fpga.get<bool>();
         }
         t.m_index[c.id] = t.m_cities.size();
         t.m_cities.push_back(c);
@@ -422,14 +423,14 @@ WanTopology::Parse(const std::string& text,
     for (std::size_t i = 0; i < t.m_cities.size(); ++i)
     {
         WanCity& c = t.m_cities[i];
-        if (listedFpga[i] == 1 && !t.m_aggregation)
+        if (listedFpga[i].value_or(false) && !t.m_aggregation)
         {
             r.Fail("$.cities[" + std::to_string(i) + "].fpga",
                    "city '" + c.id +
                        "' has an FPGA, but the topology lacks the aggregation capability "
                        "($.capabilities.aggregation is not true): an FPGA is what aggregates");
         }
-        c.fpga = listedFpga[i] < 0 ? t.m_aggregation : listedFpga[i] == 1;
+        c.fpga = listedFpga[i].value_or(t.m_aggregation);
     }
 
     t.ComputeRoutes();
