@@ -144,7 +144,19 @@ CheckNumbering(const WanTopology& t)
         FuzzCheck(t.GetDirectedLinkCapacityGbps(up) == c.accessCapacityGbps &&
                       t.GetDirectedLinkLatencyMs(down) == c.accessLatencyMs,
                   "access link numbers of '" + c.id + "'");
+        FuzzCheck(t.HasFpga(i) == c.fpga && (t.HasAggregation() || !c.fpga),
+                  "city '" + c.id + "' has an FPGA without the aggregation capability");
     }
+    std::vector<uint32_t> fpgaCities;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        if (t.HasFpga(i))
+        {
+            fpgaCities.push_back(i);
+        }
+    }
+    FuzzCheck(t.GetFpgaCities() == fpgaCities,
+              "GetFpgaCities is not the cities with an FPGA in increasing index");
     for (uint32_t l = 0; l < nLinks; ++l)
     {
         const WanLink& link = t.GetLink(l);

@@ -89,6 +89,7 @@ TrainingRun::Validate(const WanTopology& topology,
     }
 
     TrainingHelper::CheckMode(topology, config.mode);
+    CheckFpgaPlacement(topology, schedule, config.mode);
 
     if (config.modelBytes < 1 || config.modelBytes > MAX_MODEL_BYTES)
     {

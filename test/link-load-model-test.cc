@@ -30,7 +30,10 @@ namespace
 
 const std::string SRC = WAN_TRAINING_SOURCE_DIR;
 
-/** The four-city line a - b - c - d with 10 ms WAN links. */
+/**
+ * The four-city line a - b - c - d with 10 ms WAN links, multicast and an FPGA at every city
+ * (the aggregation capability).
+ */
 WanTopology
 Line()
 {
@@ -39,7 +42,8 @@ Line()
                                R"([{"id": "a"}, {"id": "b"}, {"id": "c"}, {"id": "d"}])",
                                R"([{"a": "a", "b": "b", "latency_ms": 10, "capacity_gbps": 100},
                       {"a": "b", "b": "c", "latency_ms": 10, "capacity_gbps": 100},
-                      {"a": "c", "b": "d", "latency_ms": 10, "capacity_gbps": 100}])");
+                      {"a": "c", "b": "d", "latency_ms": 10, "capacity_gbps": 100}])",
+                               R"({"multicast": true, "aggregation": true})");
 }
 
 } // namespace

@@ -46,19 +46,26 @@ ReadTextFile(const std::string& path)
  * @param accessLatencyMs latency of every island's access links
  * @param cities the JSON array of the cities
  * @param links the JSON array of the links
+ * @param capabilities the JSON object of the capabilities (none when empty)
  * @return the parsed topology (source name "inline")
  */
 inline WanTopology
 ParseInlineTopology(double accessCapacityGbps,
                     double accessLatencyMs,
                     const std::string& cities,
-                    const std::string& links)
+                    const std::string& links,
+                    const std::string& capabilities = "")
 {
     std::ostringstream json;
     json << R"({"defaults": {"mtu_bytes": 1500,
         "island_access": {"capacity_gbps": )"
          << accessCapacityGbps << R"(, "latency_ms": )" << accessLatencyMs << R"(}}, "cities": )"
-         << cities << R"(, "links": )" << links << "}";
+         << cities << R"(, "links": )" << links;
+    if (!capabilities.empty())
+    {
+        json << R"(, "capabilities": )" << capabilities;
+    }
+    json << "}";
     return WanTopology::Parse(json.str(), "inline");
 }
 

@@ -6,6 +6,8 @@
 
 #include "link-load-model.h"
 
+#include "wan-config-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -49,6 +51,24 @@ bool
 AtMost(double a, double b)
 {
     return !StrictlyLess(b, a);
+}
+
+/**
+ * @param marks a flag per index
+ * @return the indices whose flag is set, in increasing order
+ */
+std::vector<uint32_t>
+Marked(const std::vector<bool>& marks)
+{
+    std::vector<uint32_t> indices;
+    for (uint32_t i = 0; i < marks.size(); ++i)
+    {
+        if (marks[i])
+        {
+            indices.push_back(i);
+        }
+    }
+    return indices;
 }
 
 } // namespace
@@ -187,15 +207,7 @@ LinkLoadModel::GetSourceTree(uint32_t source, const CliqueSchedule::Clique& cliq
             in[d] = true;
         }
     }
-    std::vector<uint32_t> tree;
-    for (uint32_t d = 0; d < m_nDirected; ++d)
-    {
-        if (in[d])
-        {
-            tree.push_back(d);
-        }
-    }
-    return tree;
+    return Marked(in);
 }
 
 uint32_t
@@ -442,6 +454,92 @@ LinkLoadModel::HeuristicRingOrder(const std::vector<uint32_t>& members) const
     return order;
 }
 
+std::vector<uint32_t>
+LinkLoadModel::GetTreeRouters(const CliqueSchedule::Clique& clique) const
+{
+    std::vector<uint32_t> members = Members(clique);
+    if (members.size() < 2)
+    {
+        return {};
+    }
+    const uint32_t root = GetTreeRoot(members);
+    std::vector<bool> on(m_nCities, false);
+    for (uint32_t i : members)
+    {
+        if (i != root)
+        {
+            for (uint32_t city : m_topology.GetRoute(i, root).cities)
+            {
+                on[city] = true;
+            }
+        }
+    }
+    return Marked(on);
+}
+
+uint32_t
+LinkLoadModel::FindRouterWithoutFpga(const CliqueSchedule::Clique& clique) const
+{
+    for (uint32_t city : GetTreeRouters(clique))
+    {
+        if (!m_topology.HasFpga(city))
+        {
+            return city;
+        }
+    }
+    return NO_CITY;
+}
+
+void
+LinkLoadModel::CheckFpgaPlacement(const CliqueSchedule::Round& round,
+                                  CapabilityMode mode,
+                                  const std::string& roundName) const
+{
+    if (mode != CapabilityMode::TREE)
+    {
+        return;
+    }
+    for (const CliqueSchedule::Clique& clique : round)
+    {
+        const uint32_t city = FindRouterWithoutFpga(clique);
+        if (city == NO_CITY)
+        {
+            continue;
+        }
+        // Square brackets: a program's error edge reads {name} as a configuration field.
+        auto ids = [this](const std::vector<uint32_t>& cities) {
+            std::string text;
+            for (uint32_t c : cities)
+            {
+                text += (text.empty() ? "" : " ") + m_topology.GetCity(c).id;
+            }
+            return text;
+        };
+        const std::string& id = m_topology.GetCity(city).id;
+        throw WanConfigError("fpga",
+                             roundName + ", clique [" + ids(Members(clique)) + "]: city '" + id +
+                                 "' has no FPGA, but the clique's in-tree toward its root '" +
+                                 m_topology.GetCity(GetTreeRoot(clique)).id +
+                                 "' crosses its router (tree mode sums on every router of the "
+                                 "in-tree: " +
+                                 ids(GetTreeRouters(clique)) + ")");
+    }
+}
+
+void
+CheckFpgaPlacement(const WanTopology& topology, const CliqueSchedule& schedule, CapabilityMode mode)
+{
+    if (mode != CapabilityMode::TREE)
+    {
+        return;
+    }
+    LinkLoadModel model(topology);
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        model.CheckFpgaPlacement(schedule.GetRound(r), mode, "schedule round " + std::to_string(r));
+    }
+}
+
 double
 LinkLoadModel::GetCliqueLatencyMs(const CliqueSchedule::Clique& clique, CapabilityMode mode) const
 {
@@ -559,10 +657,14 @@ LinkLoadModel::GetCliqueLoads(const CliqueSchedule::Clique& clique, CapabilityMo
     }
     if (mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH)
     {
-        // The FPGA at each receiver's edge delivers one aggregate.
+        // The FPGA at each receiver's edge delivers one aggregate; without one, the receiver
+        // keeps the k-1 copies counted above.
         for (uint32_t j : members)
         {
-            loads[m_topology.GetAccessDownLink(j)] = 1;
+            if (m_topology.HasFpga(j))
+            {
+                loads[m_topology.GetAccessDownLink(j)] = 1;
+            }
         }
     }
     return loads;

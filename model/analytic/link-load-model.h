@@ -11,6 +11,7 @@
 #include "wan-topology.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ enum class CapabilityMode
     AGGREGATION, //!< unicast copies, summed by the FPGA at each receiver's edge
     BOTH,        //!< multicast copies, summed at each receiver's edge
     RING,        //!< baseline ring all-reduce (reduce-scatter + all-gather)
-    TREE         //!< upper bound: a summing FPGA in every router, a tree around a root
+    TREE         //!< a tree around a root, summed by the FPGA of every router of its in-tree
 };
 
 /**
@@ -71,6 +72,21 @@ std::vector<CapabilityMode> GetAllCapabilityModes();
 
 /**
  * @ingroup wan-training
+ * @brief Check that every clique of a schedule can use a mode on the topology's FPGAs
+ * (LinkLoadModel::CheckFpgaPlacement for each round): under TREE, every router of every
+ * clique's in-tree must have one; the other modes always pass.
+ * @param topology the topology
+ * @param schedule a schedule on its islands
+ * @param mode the capability mode
+ * @throws WanConfigError (field `fpga`) naming the schedule round (from 0), the clique, the
+ * tree's root and the first city on its in-tree without an FPGA
+ */
+void CheckFpgaPlacement(const WanTopology& topology,
+                        const CliqueSchedule& schedule,
+                        CapabilityMode mode);
+
+/**
+ * @ingroup wan-training
  * @brief Streams per directed link for a clique or a round, as the table of
  * doc/schedule-model.rst, "Streams per directed link", defines them.
  *
@@ -81,12 +97,19 @@ std::vector<CapabilityMode> GetAllCapabilityModes();
  * |---|---|---|---|
  * | unicast | k-1 | +1 on every link of every route i->j | k-1 |
  * | multicast | 1 | +1 on the union over j of route i->j | k-1 |
- * | aggregation | k-1 | as unicast | 1 |
- * | both | 1 | as multicast | 1 |
+ * | aggregation | k-1 | as unicast | 1 (k-1 without an FPGA at the receiver) |
+ * | both | 1 | as multicast | 1 (k-1 without an FPGA at the receiver) |
  * | ring | 2(k-1)/k | 2(k-1)/k on route c_t -> c_t+1 | 2(k-1)/k |
  * | tree | 1 | 1 on the union of routes i->root and root->i | 1 |
  *
  * A clique of one island (or none) exchanges nothing.
+ *
+ * Where the FPGAs are (WanTopology::HasFpga, doc/schedule-model.rst, "Where the FPGAs are"):
+ * an aggregation or both receiver whose router has no FPGA receives the k-1 copies unsummed. A
+ * clique is a tree clique only when every router of its in-tree (GetTreeRouters) has an FPGA
+ * (FindRouterWithoutFpga); the loads and latency of the tree mode are those of the tree for
+ * any clique, and it is ScheduleMetrics and CheckFpgaPlacement that refuse a clique that is
+ * not a tree clique.
  *
  * Ring order (doc/schedule-model.rst, "Ring order"): among the Hamiltonian cycles of the clique
  * over route latencies, the one that minimises (largest hop latency, sum of hop latencies), then
@@ -106,6 +129,8 @@ class LinkLoadModel
   public:
     /** The largest clique whose ring order is computed exactly. */
     static constexpr uint32_t MAX_EXACT_RING_SIZE = 12;
+    /** FindRouterWithoutFpga's answer when every router of the in-tree has an FPGA. */
+    static constexpr uint32_t NO_CITY = std::numeric_limits<uint32_t>::max();
 
     /**
      * @brief Build the model of a topology.
@@ -119,7 +144,9 @@ class LinkLoadModel
     /**
      * @param clique the member islands (distinct city indices)
      * @param mode the capability mode
-     * @return streams (units of S) per directed link for this clique alone
+     * @return streams (units of S) per directed link for this clique alone; aggregation and
+     * both count k-1 on the down link of a member whose router has no FPGA; tree counts the
+     * tree's loads whether or not the clique is a tree clique (FindRouterWithoutFpga)
      */
     std::vector<double> GetCliqueLoads(const CliqueSchedule::Clique& clique,
                                        CapabilityMode mode) const;
@@ -155,6 +182,41 @@ class LinkLoadModel
      * latency out of it), then the smallest city index
      */
     uint32_t GetTreeRoot(const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @brief The routers of a clique's in-tree, the ones that sum in tree mode.
+     *
+     * These are the cities of the routes i -> root for every member i but the root
+     * (GetTreeRoot), endpoints included: every member's own router and the root's, whose FPGA
+     * sums toward the root island, and every router in between.
+     * @param clique the member islands (distinct city indices)
+     * @return the cities, in increasing index; empty for fewer than two members
+     */
+    std::vector<uint32_t> GetTreeRouters(const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @param clique the member islands (distinct city indices)
+     * @return the smallest city of GetTreeRouters(clique) whose router has no FPGA
+     * (WanTopology::HasFpga), or NO_CITY when the clique is a tree clique (always for fewer
+     * than two members)
+     */
+    uint32_t FindRouterWithoutFpga(const CliqueSchedule::Clique& clique) const;
+
+    /**
+     * @brief Check that a round's cliques can use a mode on the topology's FPGAs.
+     *
+     * Under TREE, a clique of two or more members whose in-tree crosses a router without an
+     * FPGA is refused. Every other mode passes: an aggregation or both receiver without an FPGA
+     * receives unsummed copies (GetCliqueLoads counts them).
+     * @param round the cliques of a round
+     * @param mode the capability mode
+     * @param roundName how the error names the round, e.g. "schedule round 2"
+     * @throws WanConfigError (field `fpga`) naming the round, the clique, the tree's root and
+     * the city without an FPGA
+     */
+    void CheckFpgaPlacement(const CliqueSchedule::Round& round,
+                            CapabilityMode mode,
+                            const std::string& roundName) const;
 
     /**
      * @brief Lat(C) of doc/schedule-model.rst, "Time".

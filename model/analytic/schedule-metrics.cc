@@ -190,6 +190,7 @@ ScheduleMetrics::GetRingTime(const RingHops& hops, const std::vector<double>& li
 ScheduleMetrics::RoundCost
 ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const
 {
+    m_links.CheckFpgaPlacement(round, mode, "a round");
     RoundCost cost;
     cost.loads = m_links.GetRoundLoads(round, mode);
     const bool ring = mode == CapabilityMode::RING;
@@ -251,6 +252,10 @@ ScheduleMetrics::Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) c
                     "ScheduleMetrics: a schedule of " << schedule.GetNIslands()
                                                       << " islands on a topology of " << n);
     const std::vector<CliqueSchedule::Round>& rounds = schedule.GetRounds();
+    for (uint32_t r = 0; r < rounds.size(); ++r)
+    {
+        m_links.CheckFpgaPlacement(rounds[r], mode, "schedule round " + std::to_string(r));
+    }
     Evaluation e;
     std::vector<double> times;
     for (const CliqueSchedule::Round& round : rounds)

@@ -129,6 +129,8 @@ class ScheduleMetrics
      * @param round the cliques of a round
      * @param mode the capability mode
      * @return its loads, T_comm and T_r
+     * @throws WanConfigError (field `fpga`) under TREE for a clique that is not a tree clique
+     * (LinkLoadModel::CheckFpgaPlacement): it has no cost, since it cannot run
      */
     RoundCost GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const;
 
@@ -171,6 +173,8 @@ class ScheduleMetrics
      * @param schedule the schedule (on the topology's islands)
      * @param mode the capability mode
      * @return every metric of the schedule model
+     * @throws WanConfigError (field `fpga`) under TREE for a clique that is not a tree clique,
+     * naming its schedule round (LinkLoadModel::CheckFpgaPlacement)
      */
     Evaluation Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) const;
 

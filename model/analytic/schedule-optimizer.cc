@@ -6,6 +6,8 @@
 
 #include "schedule-optimizer.h"
 
+#include "wan-config-error.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -85,6 +87,24 @@ ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
         throw WanInputError("<optimizer>",
                             "options",
                             "beamWidth, localSearchStarts and maxEvaluations must be >= 1");
+    }
+    if (mode == CapabilityMode::TREE && topology.GetFpgaCities().size() < m_n)
+    {
+        // A member's own router is on its clique's in-tree: an island without an FPGA is in no
+        // tree clique, idles in every round, and no schedule mixes.
+        std::string missing;
+        for (uint32_t i = 0; i < m_n; ++i)
+        {
+            if (!topology.HasFpga(i))
+            {
+                missing += (missing.empty() ? "'" : ", '") + topology.GetCity(i).id + "'";
+            }
+        }
+        throw WanConfigError("fpga",
+                             "no schedule of tree cliques mixes on topology '" +
+                                 topology.GetName() + "': " + missing +
+                                 " without an FPGA can join no tree clique (the in-tree of a "
+                                 "clique crosses every member's own router)");
     }
     for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
     {

@@ -48,6 +48,12 @@ namespace ns3
  * The baselines (all-reduce, round-robin pairs, Latin triples for N = 9) are evaluated under
  * the same settings; should one beat the search (round-robin pairs may have a period above
  * maxPeriod), it is returned and named as such, so the result is never worse than them.
+ *
+ * In tree mode every clique the optimizer can return is a tree clique
+ * (LinkLoadModel::FindRouterWithoutFpga): a clique's in-tree crosses its members' own routers,
+ * so every clique is a tree clique when every city has an FPGA, and an island without one is
+ * in none; the constructor refuses tree mode on a topology where some city has no FPGA (no
+ * schedule of tree cliques mixes there).
  */
 class ScheduleOptimizer
 {
@@ -88,6 +94,7 @@ class ScheduleOptimizer
      * @param options the search options
      * @throws WanInputError when the topology has more than 64 islands or an option is out of
      * range
+     * @throws WanConfigError (field `fpga`) in tree mode when a city has no FPGA, naming them
      */
     ScheduleOptimizer(const WanTopology& topology,
                       const ScheduleMetrics::Settings& settings,

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -272,13 +273,16 @@ WanTopology::Parse(const std::string& text,
     {
         r.Fail("$.cities", "the city list is empty");
     }
+    // Each city's `fpga` field, when it has one (else it follows the aggregation capability).
+    std::vector<std::optional<bool>> listedFpga(cities.size());
     for (std::size_t i = 0; i < cities.size(); ++i)
     {
         std::string p = "$.cities[" + std::to_string(i) + "]";
         r.CheckType(cities[i], p, Json::value_t::object);
-        r.OnlyKeys(cities[i],
-                   p,
-                   {"id", "name", "lat", "lon", "access_capacity_gbps", "access_latency_ms"});
+        r.OnlyKeys(
+            cities[i],
+            p,
+            {"id", "name", "lat", "lon", "access_capacity_gbps", "access_latency_ms", "fpga"});
         WanCity c;
         c.id = r.Member(cities[i], p, "id", Json::value_t::string).get<std::string>();
         if (c.id.empty() || c.id.find_first_of(" \t/:>-") != std::string::npos)
@@ -310,6 +314,17 @@ WanTopology::Parse(const std::string& text,
         c.accessLatencyMs = cities[i].contains("access_latency_ms")
                                 ? r.Latency(cities[i], p, "access_latency_ms", true)
                                 : accessMs;
+        if (cities[i].contains("fpga"))
+        {
+            const Json& fpga = cities[i]["fpga"];
+            if (!fpga.is_boolean())
+            {
+                r.Fail(p + ".fpga",
+                       "must be a boolean, whether the router of city '" + c.id +
+                           "' has an FPGA (got " + JsonReader::TypeName(fpga) + ")");
+            }
+            listedFpga[i] = fpga.get<bool>();
+        }
         t.m_index[c.id] = t.m_cities.size();
         t.m_cities.push_back(c);
     }
@@ -403,6 +418,19 @@ WanTopology::Parse(const std::string& text,
             t.m_aggregation =
                 r.Member(caps, "$.capabilities", "aggregation", Json::value_t::boolean).get<bool>();
         }
+    }
+
+    for (std::size_t i = 0; i < t.m_cities.size(); ++i)
+    {
+        WanCity& c = t.m_cities[i];
+        if (listedFpga[i].value_or(false) && !t.m_aggregation)
+        {
+            r.Fail("$.cities[" + std::to_string(i) + "].fpga",
+                   "city '" + c.id +
+                       "' has an FPGA, but the topology lacks the aggregation capability "
+                       "($.capabilities.aggregation is not true): an FPGA is what aggregates");
+        }
+        c.fpga = listedFpga[i].value_or(t.m_aggregation);
     }
 
     t.ComputeRoutes();
@@ -724,6 +752,26 @@ bool
 WanTopology::HasAggregation() const
 {
     return m_aggregation;
+}
+
+bool
+WanTopology::HasFpga(uint32_t city) const
+{
+    return GetCity(city).fpga;
+}
+
+std::vector<uint32_t>
+WanTopology::GetFpgaCities() const
+{
+    std::vector<uint32_t> cities;
+    for (uint32_t i = 0; i < GetNCities(); ++i)
+    {
+        if (m_cities[i].fpga)
+        {
+            cities.push_back(i);
+        }
+    }
+    return cities;
 }
 
 uint32_t

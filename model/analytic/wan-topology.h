@@ -29,6 +29,7 @@ struct WanCity
     double longitude{0};       //!< degrees east
     double accessCapacityGbps; //!< island <-> router access capacity, each direction
     double accessLatencyMs;    //!< island <-> router one-way latency (may be 0)
+    bool fpga{false};          //!< whether its router hosts a summing FPGA (`fpga`)
 };
 
 /**
@@ -221,6 +222,21 @@ class WanTopology
     bool HasMulticast() const;
     /** @return whether the WAN's routers host in-line summing FPGAs */
     bool HasAggregation() const;
+    /**
+     * @brief Whether a city's router hosts a summing FPGA (doc/schedule-model.rst, "Where the
+     * FPGAs are").
+     *
+     * A city's `fpga` field says it; without the field a city has one exactly when the
+     * topology has the aggregation capability (HasAggregation), so a topology without `fpga`
+     * fields has an FPGA at every city or at none. A city has none in a topology without the
+     * capability (the parser rejects `"fpga": true` there).
+     * @param city a city index
+     * @return whether its router has an FPGA
+     * @throws std::out_of_range when there is no such city
+     */
+    bool HasFpga(uint32_t city) const;
+    /** @return the cities whose routers host an FPGA (HasFpga), in increasing index */
+    std::vector<uint32_t> GetFpgaCities() const;
     /** @return the topology-wide default IP MTU (`defaults.mtu_bytes`) */
     uint32_t GetDefaultMtuBytes() const;
     /**
