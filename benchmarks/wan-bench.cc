@@ -59,7 +59,11 @@ ParseModes(const std::string& text)
         CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--modes", name);
         if (mode == CapabilityMode::TREE)
         {
-            throw WanInputError(PROGRAM, "--modes", "mode 'tree' is not simulated");
+            throw WanInputError(PROGRAM,
+                                "--modes",
+                                "mode 'tree' is not benchmarked yet: the plain-ns-3 baseline "
+                                "replays island traffic only, not the routers' partial "
+                                "aggregates");
         }
         modes.push_back(mode);
     }

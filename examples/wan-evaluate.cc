@@ -23,6 +23,7 @@
 #include "command-line-values.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
+#include "wan-config-error.h"
 #include "wan-input-error.h"
 #include "wan-topology.h"
 
@@ -76,7 +77,7 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "also write the JSON to this file", outFile);
     cmd.Parse(argc, argv);
 
-    return CommandLineValues::RunProgram([&]() {
+    return CommandLineValues::RunProgram(PROGRAM, {}, [&]() {
         if (topologyFile.empty())
         {
             throw WanInputError(PROGRAM, "--topology", "required");
@@ -119,6 +120,19 @@ main(int argc, char* argv[])
         doc["Xi_colocated_s"] = ScheduleMetrics::GetColocatedXi(n, settings.computeS);
         for (CapabilityMode mode : modes)
         {
+            if (modeName.empty() && mode == CapabilityMode::TREE)
+            {
+                // Every mode: a tree the topology's FPGAs cannot sum is reported, not an error.
+                try
+                {
+                    CheckFpgaPlacement(topology, schedule, mode);
+                }
+                catch (const WanConfigError& error)
+                {
+                    doc["modes"]["tree"] = {{"unavailable", error.GetReason()}};
+                    continue;
+                }
+            }
             ScheduleMetrics::Evaluation e = metrics.Evaluate(schedule, mode);
             nlohmann::json m;
             m["round_times_s"] = nlohmann::json::array();

@@ -122,7 +122,7 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "write the best schedule (CliqueSchedule JSON) here", outFile);
     cmd.Parse(argc, argv);
 
-    return CommandLineValues::RunProgram([&]() {
+    return CommandLineValues::RunProgram(PROGRAM, {}, [&]() {
         uint64_t synthetic =
             CommandLineValues::ParseWhole(PROGRAM, "--syntheticIslands", syntheticText, 0);
         SyntheticTopology::Options generator;

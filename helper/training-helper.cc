@@ -191,16 +191,17 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
             active =
                 active || (c != CliqueSchedule::IDLE && m_schedule->GetRound(r)[c].size() >= 2);
         }
-        NS_ABORT_MSG_IF(active && m_aggregatorTimeouts[city].IsNegative(),
-                        "TrainingHelper::Install: mode '"
-                            << CapabilityModeToString(mode) << "' needs an in-line FPGA in city "
-                            << id
-                            << " (AggregatorHelper::Install(scenario) before "
-                               "WanTopologyHelper::Install())");
-        if (!m_aggregatorTimeouts[city].IsNegative())
-        {
-            app->SetAttribute("AggregationTimeout", TimeValue(m_aggregatorTimeouts[city]));
-        }
+        // A city the topology gives no FPGA receives its contributions unsummed.
+        NS_ABORT_MSG_IF(
+            active && m_topology->HasFpga(city) && m_aggregatorTimeouts[city].IsNegative(),
+            "TrainingHelper::Install: mode '" << CapabilityModeToString(mode)
+                                              << "' needs an in-line FPGA in city " << id
+                                              << " (AggregatorHelper::Install(scenario) before "
+                                                 "WanTopologyHelper::Install())");
+        app->SetAttribute("AggregationTimeout",
+                          TimeValue(m_aggregatorTimeouts[city].IsNegative()
+                                        ? Time(0)
+                                        : m_aggregatorTimeouts[city]));
     }
     node->AddApplication(app);
     return app;

@@ -214,7 +214,9 @@ TrainingRun::Build()
         aggregators.SetAttribute("ProcessingDelay", TimeValue(m_config.fpgaDelay));
         aggregators.SetAttribute("LineRate", DataRateValue(m_config.fpgaLineRate));
         // Tree mode sums on every router of a clique's in-tree, the others at the islands.
-        aggregators.Install(*m_scenario, AggregatorHelper::GetPortsFor(m_config.mode));
+        aggregators.Install(*m_scenario,
+                            m_topology.GetFpgaCities(),
+                            AggregatorHelper::GetPortsFor(m_config.mode));
     }
     m_scenario->Install();
     if (aggregated)

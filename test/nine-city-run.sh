@@ -22,7 +22,7 @@ fail() {
   echo "FAIL $*"
   failed=$((failed + 1))
 }
-modes="unicast multicast aggregation both ring"
+modes="unicast multicast aggregation both ring tree"
 
 for id in first second; do
   if ! "$source_dir/wan-training" run --quick --out="$work" --runId="$id" \
@@ -57,7 +57,7 @@ for id in first second; do
       "89504e470d0a1a0a" ] || fail "$id: $plot.png missing or not a PNG"
   done
   rows=$(($(wc -l <"$dir/summary.csv") - 1))
-  [ "$rows" -eq 5 ] || fail "$id: summary.csv has $rows rows, expected 5"
+  [ "$rows" -eq 6 ] || fail "$id: summary.csv has $rows rows, expected 6"
   [ "$(jq '.modes | length' "$dir/summary.json" 2>/dev/null)" = "$rows" ] ||
     fail "$id: summary.json and summary.csv disagree on the modes"
 done
