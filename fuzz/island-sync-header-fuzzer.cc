@@ -138,6 +138,8 @@ CheckFields(const IslandSyncHeader& h)
 
 /** The UDP port of the datagrams built around the input. */
 constexpr uint16_t PORT = 9000;
+/** The IPv4 destination of the datagrams built around the input: 10.0.0.2. */
+constexpr uint32_t DATAGRAM_DESTINATION = 0x0A000002;
 
 /**
  * @param payload the UDP payload
@@ -192,15 +194,20 @@ CheckReadFromPacket(const std::vector<uint8_t>& bytes,
     for (bool ppp : {false, true})
     {
         IslandSyncHeader flat;
+        uint32_t destination = 0;
         const uint32_t offset = IslandSyncHeader::ReadFromPacket(
             Datagram(bytes, ppp),
             ppp ? IslandSyncHeader::PPP_FRAME : IslandSyncHeader::IPV4_DATAGRAM,
             PORT,
-            flat);
+            flat,
+            &destination);
         const uint32_t expected = read == 0 ? 0 : (ppp ? 2 : 0) + 28;
         FuzzCheck(offset == expected,
                   "ReadFromPacket returned " + std::to_string(offset) + ", Deserialize " +
                       std::to_string(read));
+        // The tree FPGA's other input: the datagram's destination (10.0.0.2, Datagram's).
+        FuzzCheck(offset == 0 || destination == DATAGRAM_DESTINATION,
+                  "ReadFromPacket read the IPv4 destination " + std::to_string(destination));
         FuzzCheck(read == 0 || SameFields(header, flat),
                   "ReadFromPacket and Deserialize read different fields");
         // PeekTypeInPacket finds the same header and type, and checks less: it may also find

@@ -50,6 +50,8 @@ namespace
 
 /** The nine-city topology, relative to the test data directory. */
 const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
+/** The reference WAN (nine other cities, other links), relative to the test data directory. */
+const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
 
 /**
  * @ingroup wan-training-tests
@@ -614,30 +616,37 @@ class RingCommTimeTestCase : public TestCase
 {
   public:
     /**
-     * @param clique the clique on the nine cities
+     * @param clique the clique on the topology's cities
      * @param modelBytes S
      * @param tolerance the relative tolerance against T_comm, or a negative value to check only
      *        the bounds
+     * @param topologyFile the topology, relative to the test data directory
      */
-    RingCommTimeTestCase(CliqueSchedule::Clique clique, uint64_t modelBytes, double tolerance);
+    RingCommTimeTestCase(CliqueSchedule::Clique clique,
+                         uint64_t modelBytes,
+                         double tolerance,
+                         std::string topologyFile = NINE_CITY);
 
   private:
     void DoRun() override;
 
     CliqueSchedule::Clique m_clique; //!< the clique
+    std::string m_topologyFile;      //!< the topology
     uint64_t m_modelBytes;           //!< S
     double m_tolerance;              //!< relative tolerance against T_comm (< 0: bounds only)
 };
 
 RingCommTimeTestCase::RingCommTimeTestCase(CliqueSchedule::Clique clique,
                                            uint64_t modelBytes,
-                                           double tolerance)
-    : TestCase("ring, one clique of " + std::to_string(clique.size()) + ", " +
-               std::to_string(modelBytes / 1000) + " kB: " +
+                                           double tolerance,
+                                           std::string topologyFile)
+    : TestCase("ring on " + topologyFile.substr(topologyFile.rfind('/') + 1) + ", one clique of " +
+               std::to_string(clique.size()) + ", " + std::to_string(modelBytes / 1000) + " kB: " +
                (tolerance >= 0 ? "within " + std::to_string(static_cast<int>(tolerance * 100)) +
                                      "% of the model's T_comm"
                                : std::string("between the bandwidth term and T_comm"))),
       m_clique(std::move(clique)),
+      m_topologyFile(std::move(topologyFile)),
       m_modelBytes(modelBytes),
       m_tolerance(tolerance)
 {
@@ -646,9 +655,10 @@ RingCommTimeTestCase::RingCommTimeTestCase(CliqueSchedule::Clique clique,
 void
 RingCommTimeTestCase::DoRun()
 {
-    const CliqueSchedule::Round round = TrainingModeTestRun::AloneWith(9, m_clique);
+    const uint32_t n = WanTopology::LoadFile(CreateDataDirFilename(m_topologyFile)).GetNCities();
+    const CliqueSchedule::Round round = TrainingModeTestRun::AloneWith(n, m_clique);
     TrainingModeTestRun::Config config;
-    config.topologyFile = CreateDataDirFilename(NINE_CITY);
+    config.topologyFile = CreateDataDirFilename(m_topologyFile);
     config.mode = CapabilityMode::RING;
     config.rounds = {round};
     config.nRounds = 1;
@@ -739,6 +749,9 @@ RingModeTestSuite::RingModeTestSuite()
     AddTestCase(new RingCommTimeTestCase({0, 3}, 10000000, 0.05), TestCase::QUICK);
     // lon ams fra: hops of 3.0 to 5.6 ms, 100 MB (the bandwidth-delay product is 7 MB).
     AddTestCase(new RingCommTimeTestCase({3, 4, 5}, 100000000, 0.05), TestCase::QUICK);
+    // The reference WAN: NYC CHI LON FRA TYO, 50 MB, a ring across both oceans.
+    AddTestCase(new RingCommTimeTestCase({0, 1, 3, 4, 6}, 50000000, 0.05, REFERENCE_WAN),
+                TestCase::QUICK);
     // Every clique of 3..9 of the nine cities, 2 MB: the bounds, and within 5% of the step
     // recursion (its critical chain of hop latencies dominates there).
     for (const CliqueSchedule::Round& round : TrainingModeTestRun::CliquesOfThreeToNine())
