@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 /**
@@ -48,26 +49,18 @@ using namespace ns3;
 namespace
 {
 
-/** The reference WAN, relative to the test data directory. */
+/** The test streams: the reference WAN (relative to the test data directory), the job id, the
+ * chunks of every stream, the values per chunk and the UDP payload bytes of every contribution
+ * (header, values, zero padding). */
 const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
-/** The job id of the test datagrams. */
-const uint16_t JOB = 3;
-/** Chunks of every test stream. */
-const uint32_t CHUNKS = 4;
-/** Values per chunk. */
-const uint32_t VALUES = 6;
-/** UDP payload bytes of every contribution (header, values, zero padding). */
-const uint32_t PAYLOAD = 400;
-
-/**
- * @param island an island index
- * @return its contributor bit
- */
-uint64_t
-Bit(uint32_t island)
-{
-    return uint64_t{1} << island;
-}
+constexpr uint16_t JOB = 3;
+constexpr uint32_t CHUNKS = 4;
+constexpr uint32_t VALUES = 6;
+constexpr uint32_t PAYLOAD = 400;
+/** The sync types of the test datagrams. */
+constexpr IslandSyncHeader::Type DATA = IslandSyncHeader::DATA;
+constexpr IslandSyncHeader::Type AGGREGATE = IslandSyncHeader::AGGREGATE;
+constexpr IslandSyncHeader::Type VIEW = IslandSyncHeader::VIEW;
 
 /** What a port transmitted: the decoded sync header and the IPv4 destination. */
 struct Sent
@@ -114,15 +107,245 @@ OnTx(std::vector<Sent>* sent, Ptr<const Packet> packet)
 class InlineFpgaTestCase : public TestCase
 {
   public:
+    /** A scenario: one of the member functions below. */
+    using Scenario = void (InlineFpgaTestCase::*)();
+
     /**
      * @param name the case name
+     * @param scenario what it runs
      */
-    explicit InlineFpgaTestCase(const std::string& name)
-        : TestCase(name)
+    InlineFpgaTestCase(const std::string& name, Scenario scenario)
+        : TestCase(name),
+          m_scenario(scenario)
     {
     }
 
-  protected:
+    /**
+     * @brief An AGGREGATE from a router below ({LAX, TYO}) and a DATA (CHI), in either order,
+     * summed into one complete aggregate of the three addressed to the root (LON), with the sum
+     * of all three; with one more contributor expected (SIN) that never comes, the slot leaves at
+     * Timeout as a partial aggregate with the union bitmap, still addressed to the root.
+     */
+    void Sum()
+    {
+        Build(65536, MilliSeconds(10));
+        const uint64_t below = Bits({"LAX", "TYO"});
+        const uint64_t all = Bits({"LAX", "TYO", "CHI"});
+        Expect(m_toLon, 0, all, "LON");
+        // Chunk 0: the AGGREGATE first; chunk 1: the DATA first.
+        Play(m_toLon,
+             0,
+             {{1, AGGREGATE, "LAX", below, 0, "LON"},
+              {2, DATA, "CHI", 0, 0, "LON"},
+              {3, DATA, "CHI", 0, 1, "LON"},
+              {4, AGGREGATE, "LAX", below, 1, "LON"}});
+        Simulator::Run();
+        std::vector<Sent> aggregates = OfType(m_sentLon, AGGREGATE);
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 2u, "two packets out: the aggregates only");
+        NS_TEST_ASSERT_MSG_EQ(aggregates.size(), 2u, "one aggregate per chunk");
+        CheckAggregate(aggregates[0], all, 0, "chunk 0", Sum(below, 0), below);
+        CheckAggregate(aggregates[1], all, 1, "chunk 1", Sum(below, 1), below);
+        ExpectCounters({4, 4, 2, 0, 0, 0}, "AGGREGATE and DATA");
+        End();
+
+        // SIN expected too, and it never comes: a partial aggregate at Timeout.
+        m_sentLon.clear();
+        Build(65536, MilliSeconds(10));
+        Expect(m_toLon, 0, all | Bits({"SIN"}), "LON");
+        Play(m_toLon, 0, {{1, AGGREGATE, "LAX", below, 0, "LON"}, {2, DATA, "CHI", 0, 0, "LON"}});
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 1u, "one packet out");
+        CheckAggregate(m_sentLon[0], all, 0, "the partial aggregate", Sum(below, 0), below);
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 1u, "released by Timeout");
+        End();
+    }
+
+    /**
+     * @brief Overlap and duplicates: with {CHI, LAX, TYO} expected and LAX's DATA in the slot, an
+     * AGGREGATE of {LAX, TYO} passes unchanged (OVERLAP, byte for byte) and the slot still
+     * completes with TYO's and CHI's DATA; CHI's DATA sent twice is absorbed once (Duplicate), not
+     * summed twice and not forwarded.
+     */
+    void Overlap()
+    {
+        Build(65536, MilliSeconds(10));
+        const uint64_t all = Bits({"CHI", "LAX", "TYO"});
+        const Ipv4Address root = Address("LON");
+        Expect(m_toLon, 0, all, "LON");
+        const IslandSyncHeader overlapping =
+            Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), Bits({"LAX", "TYO"}), 0);
+        Play(m_toLon, 0, {{1, DATA, "LAX", 0, 0, "LON"}});
+        Inject(MilliSeconds(2), m_toLon, overlapping, root);
+        Play(m_toLon, 0, {{3, DATA, "TYO", 0, 0, "LON"}, {4, DATA, "CHI", 0, 0, "LON"}});
+        // Chunk 1: CHI's DATA twice.
+        Play(m_toLon,
+             0,
+             {{5, DATA, "CHI", 0, 1, "LON"},
+              {6, DATA, "CHI", 0, 1, "LON"},
+              {7, DATA, "LAX", 0, 1, "LON"},
+              {8, DATA, "TYO", 0, 1, "LON"}});
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 3u, "the overlapping aggregate and two aggregates");
+        const Ptr<Packet> original = Datagram(overlapping, root);
+        std::vector<uint8_t> bytes(original->GetSize());
+        original->CopyData(bytes.data(), bytes.size());
+        NS_TEST_EXPECT_MSG_EQ((m_sentLon[0].ipv4 == bytes), true, "the overlap passes unchanged");
+        CheckAggregate(m_sentLon[1], all, 0, "chunk 0, after the overlap");
+        CheckAggregate(m_sentLon[2], all, 1, "chunk 1, CHI once");
+        const uint64_t overlaps = m_toLon->GetPassThroughs(AggregatorNetDevice::OVERLAP);
+        NS_TEST_EXPECT_MSG_EQ(overlaps, 1u, "one OVERLAP");
+        // In 8, summed 6 (the overlap passed, the duplicate absorbed), 2 aggregates.
+        ExpectCounters({8, 6, 2, 0, 1, 1}, "overlap and duplicate");
+        End();
+    }
+
+    /**
+     * @brief What a tree entry does not take passes at once (NO_EXPECTATION), unchanged: DATA and
+     * an AGGREGATE of expected contributors addressed to an island other than the root, DATA of a
+     * contributor not expected, an AGGREGATE naming one; the expected ones addressed to the root
+     * are still summed.
+     */
+    void NoExpectation()
+    {
+        Build(65536, MilliSeconds(10));
+        const uint64_t expected = Bits({"CHI", "LAX"});
+        Expect(m_toLon, 0, expected, "LON");
+        Play(m_toLon,
+             0,
+             {{1, DATA, "CHI", 0, 0, "AMS"},
+              {2, AGGREGATE, "LAX", expected, 1, "AMS"},
+              {3, DATA, "SIN", 0, 0, "LON"},
+              {4, AGGREGATE, "LAX", Bits({"LAX", "SIN"}), 0, "LON"}});
+        Play(m_toLon, 0, {{5, DATA, "CHI", 0, 0, "LON"}, {6, DATA, "LAX", 0, 0, "LON"}});
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::NO_EXPECTATION),
+                              4u,
+                              "four pass: NO_EXPECTATION");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(), 4u, "nothing else passed");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsIn(), 2u, "two contributions");
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 5u, "four passed, one aggregate");
+        NS_TEST_EXPECT_MSG_EQ(m_sentLon[0].destination, Address("AMS"), "passed as it came");
+        NS_TEST_EXPECT_MSG_EQ(m_sentLon[1].header.GetContributors(), expected, "unchanged");
+        CheckAggregate(m_sentLon[4], expected, 0, "the expected ones");
+        End();
+    }
+
+    /**
+     * @brief A VIEW addressed to the root narrows the tree expectation of its (job, round, clique):
+     * with {CHI, LAX, TYO} expected and CHI's and LAX's DATA of chunk 0 in a slot, a VIEW to
+     * another island changes nothing; a VIEW to the root that leaves TYO out releases the slot at
+     * once as a complete aggregate of {CHI, LAX}; chunk 1 then completes without TYO; the VIEWs
+     * pass unchanged (NOT_DATA); the expectation of another clique is untouched.
+     */
+    void View()
+    {
+        Build(65536, MilliSeconds(50));
+        const uint64_t all = Bits({"CHI", "LAX", "TYO"});
+        const uint64_t left = Bits({"CHI", "LAX"});
+        AggregatorNetDevice::Expectation expectation;
+        expectation.contributors = all;
+        expectation.root = Address("LON");
+        m_toLon->SetExpectations(JOB, {{{0, expectation}, {1, expectation}}});
+        const uint64_t view = Bits({"CHI", "LAX", "LON"});
+        Play(m_toLon,
+             0,
+             {{1, DATA, "CHI", 0, 0, "LON"},
+              {2, DATA, "LAX", 0, 0, "LON"},
+              {3, VIEW, "CHI", view, 0, "AMS"}});
+        uint64_t afterOther = 0;
+        std::size_t sentAfterOther = 0;
+        Simulator::Schedule(MicroSeconds(3100), [&]() {
+            afterOther = m_toLon->GetExpectedContributors(JOB, 0, 0);
+            sentAfterOther = OfType(m_sentLon, AGGREGATE).size();
+        });
+        Play(m_toLon, 0, {{4, VIEW, "CHI", view, 0, "LON"}});
+        std::size_t sentAfterView = 0;
+        Simulator::Schedule(MicroSeconds(4100),
+                            [&]() { sentAfterView = OfType(m_sentLon, AGGREGATE).size(); });
+        Play(m_toLon, 0, {{5, DATA, "CHI", 0, 1, "LON"}, {6, DATA, "LAX", 0, 1, "LON"}});
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(afterOther, all, "a VIEW to another island: unchanged");
+        NS_TEST_EXPECT_MSG_EQ(sentAfterOther, 0u, "and the slot stays open");
+        NS_TEST_EXPECT_MSG_EQ(sentAfterView, 1u, "the open slot completes at the VIEW");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetExpectedContributors(JOB, 0, 0), left, "narrowed");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetExpectedContributors(JOB, 0, 1),
+                              all,
+                              "another clique untouched");
+        std::vector<Sent> aggregates = OfType(m_sentLon, AGGREGATE);
+        NS_TEST_ASSERT_MSG_EQ(aggregates.size(), 2u, "two aggregates");
+        CheckAggregate(aggregates[0], left, 0, "chunk 0 at the VIEW");
+        CheckAggregate(aggregates[1], left, 1, "chunk 1 without TYO");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 0u, "both complete");
+        NS_TEST_EXPECT_MSG_EQ(OfType(m_sentLon, IslandSyncHeader::VIEW).size(), 2u, "VIEWs pass");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::NOT_DATA),
+                              2u,
+                              "VIEWs: NOT_DATA");
+        End();
+    }
+
+    /**
+     * @brief One FPGA per router: with SlotCount 1, a slot open on NYC's port toward LON makes a
+     * contribution that needs a slot on its port toward FRA pass through (NO_SLOT, its chunk then
+     * closed: the next contribution of that chunk passes as CLOSED); once the first slot completes,
+     * the other port opens one. The router's FPGA counts every port: its totals are the sums of
+     * its ports' counters, and its slot high-water mark is 1.
+     */
+    void SharedSlots()
+    {
+        Build(1, MilliSeconds(50));
+        Expect(m_toLon, 0, Bits({"CHI", "LAX"}), "LON");
+        Expect(m_toFra, 1, Bits({"LAX", "TYO"}), "FRA");
+        Ptr<InlineFpga> fpga = m_wan->GetFpga(City("NYC"));
+        NS_TEST_ASSERT_MSG_EQ(fpga, m_toLon->GetFpga(), "the port's FPGA is the router's");
+        NS_TEST_ASSERT_MSG_EQ(fpga, m_toFra->GetFpga(), "one FPGA for both ports");
+        uint32_t inUse = 0;
+        Play(m_toLon, 0, {{1, DATA, "CHI", 0, 0, "LON"}, {4, DATA, "LAX", 0, 0, "LON"}});
+        Play(m_toFra, 1, {{2, DATA, "LAX", 0, 0, "FRA"}, {3, DATA, "TYO", 0, 0, "FRA"}});
+        Play(m_toFra, 1, {{5, DATA, "LAX", 0, 1, "FRA"}, {6, DATA, "TYO", 0, 1, "FRA"}});
+        Simulator::Schedule(MicroSeconds(1100), [&]() { inUse = fpga->GetSlotsInUse(); });
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(inUse, 1u, "the slot taken by the port toward LON");
+        const uint64_t noSlot = m_toFra->GetPassThroughs(AggregatorNetDevice::NO_SLOT);
+        const uint64_t closed = m_toFra->GetPassThroughs(AggregatorNetDevice::CLOSED);
+        NS_TEST_EXPECT_MSG_EQ(noSlot, 1u, "no slot left for the port toward FRA");
+        NS_TEST_EXPECT_MSG_EQ(closed, 1u, "its chunk closed");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetAggregatesOut(), 1u, "the port toward LON completes");
+        NS_TEST_EXPECT_MSG_EQ(m_toFra->GetAggregatesOut(), 1u, "then the port toward FRA sums");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotHighWaterMark(), 1u, "one slot at most");
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotsInUse(), 0u, "every slot free at the end");
+        // NYC's ports: toward CHI, LAX, LON and FRA, and toward its island.
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetPorts().size(), 5u, "one FPGA port per router port");
+        uint64_t totals[4] = {0, 0, 0, 0};
+        for (AggregatorNetDevice* port : fpga->GetPorts())
+        {
+            totals[0] += port->GetContributionsIn();
+            totals[1] += port->GetContributionsSummed();
+            totals[2] += port->GetAggregatesOut();
+            totals[3] += port->GetPassThroughs();
+        }
+        const uint64_t router[4] = {fpga->GetContributionsIn(),
+                                    fpga->GetContributionsSummed(),
+                                    fpga->GetAggregatesOut(),
+                                    fpga->GetPassThroughs()};
+        const uint64_t expected[4] = {6, 4, 2, 2};
+        const char* names[4] = {"contributions in", "summed", "aggregates out", "pass-throughs"};
+        for (uint32_t k = 0; k < 4; ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(router[k], totals[k], names[k] << ": the sum over the ports");
+            NS_TEST_EXPECT_MSG_EQ(router[k], expected[k], names[k]);
+        }
+        End();
+    }
+
+  private:
+    void DoRun() override
+    {
+        (this->*m_scenario)();
+    }
+
     /**
      * @brief Build the scenario: every port of every router an FPGA port.
      * @param slots the FPGAs' SlotCount
@@ -133,12 +356,12 @@ class InlineFpgaTestCase : public TestCase
         SetDataDir(NS_TEST_SOURCEDIR);
         m_topology = std::make_unique<WanTopology>(
             WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN)));
-        m_scenario = std::make_unique<WanTopologyHelper>(*m_topology);
+        m_wan = std::make_unique<WanTopologyHelper>(*m_topology);
         AggregatorHelper aggregators;
         aggregators.SetAttribute("SlotCount", UintegerValue(slots));
         aggregators.SetAttribute("Timeout", TimeValue(timeout));
-        aggregators.Install(*m_scenario, WanTopologyHelper::EVERY_PORT);
-        m_scenario->Install();
+        aggregators.Install(*m_wan, WanTopologyHelper::EVERY_PORT);
+        m_wan->Install();
         m_toLon = Port("NYC", "LON");
         m_toFra = Port("NYC", "FRA");
         m_toLon->TraceConnectWithoutContext("PhyTxBegin", MakeBoundCallback(&OnTx, &m_sentLon));
@@ -169,7 +392,7 @@ class InlineFpgaTestCase : public TestCase
     Ptr<AggregatorNetDevice> Port(const std::string& from, const std::string& to) const
     {
         Ptr<AggregatorNetDevice> port = DynamicCast<AggregatorNetDevice>(
-            m_scenario->GetTxDevice(m_topology->GetWanDirectedLink(City(from), City(to))));
+            m_wan->GetTxDevice(m_topology->GetWanDirectedLink(City(from), City(to))));
         NS_ABORT_MSG_UNLESS(port, from << "->" << to << " is no FPGA port");
         return port;
     }
@@ -180,7 +403,7 @@ class InlineFpgaTestCase : public TestCase
      */
     Ipv4Address Address(const std::string& id) const
     {
-        return m_scenario->GetIslandAddress(City(id));
+        return m_wan->GetIslandAddress(City(id));
     }
 
     /**
@@ -227,7 +450,7 @@ class InlineFpgaTestCase : public TestCase
         std::vector<double> sums(VALUES, 0.0);
         for (uint32_t island = 0; island < IslandSyncHeader::MAX_ISLANDS; ++island)
         {
-            if (contributors & Bit(island))
+            if (contributors & (uint64_t{1} << island))
             {
                 const std::vector<float> values = Values(island, chunk);
                 for (uint32_t v = 0; v < VALUES; ++v)
@@ -291,6 +514,50 @@ class InlineFpgaTestCase : public TestCase
         return MakeSyncFrame(payload, fields);
     }
 
+    /** One datagram of a test: when, what, from whom, to which island. */
+    struct Step
+    {
+        uint32_t ms;                 //!< when, in ms
+        IslandSyncHeader::Type type; //!< DATA, AGGREGATE or VIEW
+        std::string sender;          //!< the sender's city id
+        uint64_t bits;               //!< AGGREGATE, VIEW: the bitmap (DATA: the sender's bit)
+        uint32_t chunk;              //!< the chunk
+        std::string to;              //!< the IPv4 destination's city id
+    };
+
+    /**
+     * @brief Hand datagrams to a port (Inject).
+     * @param port the port
+     * @param clique their clique id
+     * @param steps the datagrams
+     */
+    void Play(Ptr<AggregatorNetDevice> port, uint16_t clique, const std::vector<Step>& steps)
+    {
+        for (const Step& step : steps)
+        {
+            const uint64_t bits =
+                step.type == IslandSyncHeader::DATA ? Bits({step.sender}) : step.bits;
+            Inject(MilliSeconds(step.ms),
+                   port,
+                   Header(step.type, clique, City(step.sender), bits, step.chunk),
+                   Address(step.to));
+        }
+    }
+
+    /**
+     * @param ids city ids
+     * @return their contributor bitmap
+     */
+    uint64_t Bits(const std::vector<std::string>& ids) const
+    {
+        uint64_t bits = 0;
+        for (const std::string& id : ids)
+        {
+            bits |= uint64_t{1} << City(id);
+        }
+        return bits;
+    }
+
     /**
      * @brief Hand a datagram to a port at a time, as the router's IPv4 stack does.
      * @param at when
@@ -325,6 +592,27 @@ class InlineFpgaTestCase : public TestCase
             }
         }
         return selected;
+    }
+
+    /**
+     * @brief Check the counters of the port toward LON.
+     * @param expected contributions in, summed, aggregates out, timeouts, pass-throughs,
+     *        duplicates
+     * @param what a label
+     */
+    void ExpectCounters(const std::vector<uint64_t>& expected, const std::string& what)
+    {
+        const std::vector<uint64_t> counters{m_toLon->GetContributionsIn(),
+                                             m_toLon->GetContributionsSummed(),
+                                             m_toLon->GetAggregatesOut(),
+                                             m_toLon->GetTimeouts(),
+                                             m_toLon->GetPassThroughs(),
+                                             m_toLon->GetDuplicates()};
+        const char* names[] = {"in", "summed", "aggregates", "timeouts", "passed", "duplicates"};
+        for (std::size_t k = 0; k < counters.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(counters[k], expected.at(k), what << ": " << names[k]);
+        }
     }
 
     /**
@@ -365,430 +653,45 @@ class InlineFpgaTestCase : public TestCase
                               what << ": the wire size of a contribution");
     }
 
-    std::unique_ptr<WanTopology> m_topology;       //!< the reference WAN
-    std::unique_ptr<WanTopologyHelper> m_scenario; //!< the scenario
-    Ptr<AggregatorNetDevice> m_toLon;              //!< NYC's port toward LON
-    Ptr<AggregatorNetDevice> m_toFra;              //!< NYC's port toward FRA
-    std::vector<Sent> m_sentLon;                   //!< what m_toLon transmitted
-    std::vector<Sent> m_sentFra;                   //!< what m_toFra transmitted
+    Scenario m_scenario;                      //!< what the case runs
+    std::unique_ptr<WanTopology> m_topology;  //!< the reference WAN
+    std::unique_ptr<WanTopologyHelper> m_wan; //!< the scenario
+    Ptr<AggregatorNetDevice> m_toLon;         //!< NYC's port toward LON
+    Ptr<AggregatorNetDevice> m_toFra;         //!< NYC's port toward FRA
+    std::vector<Sent> m_sentLon;              //!< what m_toLon transmitted
+    std::vector<Sent> m_sentFra;              //!< what m_toFra transmitted
 };
 
 /**
  * @ingroup wan-training-tests
- * @brief An AGGREGATE from a router below ({LAX, TYO}) and a DATA (CHI), in either order,
- * summed into one complete aggregate of the three addressed to the root (LON), with the sum
- * of all three; with one more contributor expected (SIN) that never comes, the slot leaves at
- * Timeout as a partial aggregate with the union bitmap, still addressed to the root.
+ * @brief The in-line FPGA suite (issue 19): one case per scenario of InlineFpgaTestCase.
  */
-class InlineFpgaSumTestCase : public InlineFpgaTestCase
+static class InlineFpgaTestSuite : public TestSuite
 {
   public:
-    InlineFpgaSumTestCase()
-        : InlineFpgaTestCase("an AGGREGATE and a DATA summed into one aggregate to the root, "
-                             "complete and partial")
+    InlineFpgaTestSuite()
+        : TestSuite("wan-training-inline-fpga", UNIT)
     {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Build(65536, MilliSeconds(10));
-        const uint64_t below = Bit(City("LAX")) | Bit(City("TYO"));
-        const uint64_t chi = Bit(City("CHI"));
-        const uint64_t sin = Bit(City("SIN"));
-        const Ipv4Address root = Address("LON");
-        Expect(m_toLon, 0, below | chi, "LON");
-        // Chunk 0: the AGGREGATE first; chunk 1: the DATA first.
-        Inject(MilliSeconds(1),
-               m_toLon,
-               Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), below, 0),
-               root);
-        Inject(MilliSeconds(2),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               root);
-        Inject(MilliSeconds(3),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 1),
-               root);
-        Inject(MilliSeconds(4),
-               m_toLon,
-               Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), below, 1),
-               root);
-        Simulator::Run();
-        std::vector<Sent> aggregates = OfType(m_sentLon, IslandSyncHeader::AGGREGATE);
-        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 2u, "two packets out: the aggregates only");
-        NS_TEST_ASSERT_MSG_EQ(aggregates.size(), 2u, "one aggregate per chunk");
-        CheckAggregate(aggregates[0], below | chi, 0, "chunk 0", Sum(below, 0), below);
-        CheckAggregate(aggregates[1], below | chi, 1, "chunk 1", Sum(below, 1), below);
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsIn(), 4u, "contributions in");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsSummed(), 4u, "summed");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetAggregatesOut(), 2u, "aggregates out");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 0u, "complete");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(), 0u, "nothing passed");
-        End();
-
-        // SIN expected too, and it never comes: a partial aggregate at Timeout.
-        m_sentLon.clear();
-        Build(65536, MilliSeconds(10));
-        Expect(m_toLon, 0, below | chi | sin, "LON");
-        Inject(MilliSeconds(1),
-               m_toLon,
-               Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), below, 0),
-               root);
-        Inject(MilliSeconds(2),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               root);
-        Simulator::Run();
-        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 1u, "one packet out");
-        CheckAggregate(m_sentLon[0], below | chi, 0, "the partial aggregate", Sum(below, 0), below);
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 1u, "released by Timeout");
-        End();
-    }
-};
-
-/**
- * @ingroup wan-training-tests
- * @brief Overlap and duplicates: with {CHI, LAX, TYO} expected and LAX's DATA in the slot, an
- * AGGREGATE of {LAX, TYO} passes unchanged (OVERLAP, byte for byte) and the slot still
- * completes with TYO's and CHI's DATA; CHI's DATA sent twice is absorbed once (Duplicate), not
- * summed twice and not forwarded.
- */
-class InlineFpgaOverlapTestCase : public InlineFpgaTestCase
-{
-  public:
-    InlineFpgaOverlapTestCase()
-        : InlineFpgaTestCase("a partial aggregate overlapping its slot passes (OVERLAP), the slot "
-                             "completes; a DATA duplicate is absorbed")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Build(65536, MilliSeconds(10));
-        const uint64_t chi = Bit(City("CHI"));
-        const uint64_t lax = Bit(City("LAX"));
-        const uint64_t tyo = Bit(City("TYO"));
-        const Ipv4Address root = Address("LON");
-        Expect(m_toLon, 0, chi | lax | tyo, "LON");
-        const IslandSyncHeader overlapping =
-            Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), lax | tyo, 0);
-        Inject(MilliSeconds(1),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("LAX"), lax, 0),
-               root);
-        Inject(MilliSeconds(2), m_toLon, overlapping, root);
-        Inject(MilliSeconds(3),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("TYO"), tyo, 0),
-               root);
-        Inject(MilliSeconds(4),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               root);
-        // Chunk 1: CHI's DATA twice.
-        Inject(MilliSeconds(5),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 1),
-               root);
-        Inject(MilliSeconds(6),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 1),
-               root);
-        Inject(MilliSeconds(7),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("LAX"), lax, 1),
-               root);
-        Inject(MilliSeconds(8),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("TYO"), tyo, 1),
-               root);
-        Simulator::Run();
-
-        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 3u, "the overlapping aggregate and two aggregates");
-        const Ptr<Packet> original = Datagram(overlapping, root);
-        std::vector<uint8_t> bytes(original->GetSize());
-        original->CopyData(bytes.data(), bytes.size());
-        NS_TEST_EXPECT_MSG_EQ((m_sentLon[0].ipv4 == bytes), true, "the overlap passes unchanged");
-        CheckAggregate(m_sentLon[1], chi | lax | tyo, 0, "chunk 0, after the overlap");
-        CheckAggregate(m_sentLon[2], chi | lax | tyo, 1, "chunk 1, CHI once");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::OVERLAP),
-                              1u,
-                              "overlap");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(), 1u, "nothing else passed");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetDuplicates(), 1u, "one duplicate");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsSummed(), 6u, "summed");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsIn(), 8u, "contributions in");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 0u, "both complete");
-        End();
-    }
-};
-
-/**
- * @ingroup wan-training-tests
- * @brief What a tree entry does not take passes at once (NO_EXPECTATION), unchanged: DATA and
- * an AGGREGATE of expected contributors addressed to an island other than the root, DATA of a
- * contributor not expected, an AGGREGATE naming one; the expected ones addressed to the root
- * are still summed.
- */
-class InlineFpgaNoExpectationTestCase : public InlineFpgaTestCase
-{
-  public:
-    InlineFpgaNoExpectationTestCase()
-        : InlineFpgaTestCase("tree entry: not to the root, or an unexpected contributor: "
-                             "NO_EXPECTATION")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Build(65536, MilliSeconds(10));
-        const uint64_t chi = Bit(City("CHI"));
-        const uint64_t lax = Bit(City("LAX"));
-        const uint64_t sin = Bit(City("SIN"));
-        const Ipv4Address root = Address("LON");
-        const Ipv4Address other = Address("AMS");
-        Expect(m_toLon, 0, chi | lax, "LON");
-        Inject(MilliSeconds(1),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               other);
-        Inject(MilliSeconds(2),
-               m_toLon,
-               Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), chi | lax, 1),
-               other);
-        Inject(MilliSeconds(3),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("SIN"), sin, 0),
-               root);
-        Inject(MilliSeconds(4),
-               m_toLon,
-               Header(IslandSyncHeader::AGGREGATE, 0, City("LAX"), lax | sin, 0),
-               root);
-        Inject(MilliSeconds(5),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               root);
-        Inject(MilliSeconds(6),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("LAX"), lax, 0),
-               root);
-        Simulator::Run();
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::NO_EXPECTATION),
-                              4u,
-                              "four pass: NO_EXPECTATION");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(), 4u, "nothing else passed");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsIn(), 2u, "two contributions");
-        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 5u, "four passed, one aggregate");
-        NS_TEST_EXPECT_MSG_EQ(m_sentLon[0].destination, other, "passed as it came");
-        NS_TEST_EXPECT_MSG_EQ(m_sentLon[1].header.GetContributors(), (chi | lax), "unchanged");
-        CheckAggregate(m_sentLon[4], chi | lax, 0, "the expected ones");
-        End();
-    }
-};
-
-/**
- * @ingroup wan-training-tests
- * @brief A VIEW addressed to the root narrows the tree expectation of its (job, round, clique):
- * with {CHI, LAX, TYO} expected and CHI's and LAX's DATA of chunk 0 in a slot, a VIEW to
- * another island changes nothing; a VIEW to the root that leaves TYO out releases the slot at
- * once as a complete aggregate of {CHI, LAX}; chunk 1 then completes without TYO; the VIEWs
- * pass unchanged (NOT_DATA); the expectation of another clique is untouched.
- */
-class InlineFpgaViewTestCase : public InlineFpgaTestCase
-{
-  public:
-    InlineFpgaViewTestCase()
-        : InlineFpgaTestCase("a VIEW to the root narrows the expectation: the open slot completes "
-                             "at once, new slots expect less")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Build(65536, MilliSeconds(50));
-        const uint64_t chi = Bit(City("CHI"));
-        const uint64_t lax = Bit(City("LAX"));
-        const uint64_t tyo = Bit(City("TYO"));
-        const uint64_t lon = Bit(City("LON"));
-        const Ipv4Address root = Address("LON");
-        AggregatorNetDevice::Expectation expectation;
-        expectation.contributors = chi | lax | tyo;
-        expectation.root = root;
-        m_toLon->SetExpectations(JOB, {{{0, expectation}, {1, expectation}}});
-        Inject(MilliSeconds(1),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               root);
-        Inject(MilliSeconds(2),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("LAX"), lax, 0),
-               root);
-        const IslandSyncHeader view =
-            Header(IslandSyncHeader::VIEW, 0, City("CHI"), chi | lax | lon, 0);
-        Inject(MilliSeconds(3), m_toLon, view, Address("AMS"));
-        uint64_t afterOther = 0;
-        uint32_t sentAfterOther = 0;
-        Simulator::Schedule(MilliSeconds(3) + MicroSeconds(100), [&]() {
-            afterOther = m_toLon->GetExpectedContributors(JOB, 0, 0);
-            sentAfterOther =
-                static_cast<uint32_t>(OfType(m_sentLon, IslandSyncHeader::AGGREGATE).size());
-        });
-        Inject(MilliSeconds(4), m_toLon, view, root);
-        uint32_t sentAfterView = 0;
-        Simulator::Schedule(MilliSeconds(4) + MicroSeconds(100), [&]() {
-            sentAfterView =
-                static_cast<uint32_t>(OfType(m_sentLon, IslandSyncHeader::AGGREGATE).size());
-        });
-        Inject(MilliSeconds(5),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 1),
-               root);
-        Inject(MilliSeconds(6),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("LAX"), lax, 1),
-               root);
-        Simulator::Run();
-
-        NS_TEST_EXPECT_MSG_EQ(afterOther, (chi | lax | tyo), "a VIEW to another island: unchanged");
-        NS_TEST_EXPECT_MSG_EQ(sentAfterOther, 0u, "and the slot stays open");
-        NS_TEST_EXPECT_MSG_EQ(sentAfterView, 1u, "the open slot completes at the VIEW");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetExpectedContributors(JOB, 0, 0), (chi | lax), "narrowed");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetExpectedContributors(JOB, 0, 1),
-                              (chi | lax | tyo),
-                              "another clique untouched");
-        std::vector<Sent> aggregates = OfType(m_sentLon, IslandSyncHeader::AGGREGATE);
-        NS_TEST_ASSERT_MSG_EQ(aggregates.size(), 2u, "two aggregates");
-        CheckAggregate(aggregates[0], chi | lax, 0, "chunk 0 at the VIEW");
-        CheckAggregate(aggregates[1], chi | lax, 1, "chunk 1 without TYO");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 0u, "both complete");
-        NS_TEST_EXPECT_MSG_EQ(OfType(m_sentLon, IslandSyncHeader::VIEW).size(), 2u, "VIEWs pass");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::NOT_DATA),
-                              2u,
-                              "VIEWs: NOT_DATA");
-        End();
-    }
-};
-
-/**
- * @ingroup wan-training-tests
- * @brief One FPGA per router: with SlotCount 1, a slot open on NYC's port toward LON makes a
- * contribution that needs a slot on its port toward FRA pass through (NO_SLOT, its chunk then
- * closed: the next contribution of that chunk passes as CLOSED); once the first slot completes,
- * the other port opens one. The router's FPGA counts every port: its totals are the sums of
- * its ports' counters, and its slot high-water mark is 1.
- */
-class InlineFpgaSharedSlotsTestCase : public InlineFpgaTestCase
-{
-  public:
-    InlineFpgaSharedSlotsTestCase()
-        : InlineFpgaTestCase("SlotCount is shared by the router's ports; router counters are "
-                             "the sums over its ports")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        Build(1, MilliSeconds(50));
-        const uint64_t chi = Bit(City("CHI"));
-        const uint64_t lax = Bit(City("LAX"));
-        const uint64_t tyo = Bit(City("TYO"));
-        const Ipv4Address lon = Address("LON");
-        const Ipv4Address fra = Address("FRA");
-        Expect(m_toLon, 0, chi | lax, "LON");
-        Expect(m_toFra, 1, lax | tyo, "FRA");
-        Ptr<InlineFpga> fpga = m_scenario->GetFpga(City("NYC"));
-        NS_TEST_ASSERT_MSG_EQ(fpga, m_toLon->GetFpga(), "the port's FPGA is the router's");
-        NS_TEST_ASSERT_MSG_EQ(fpga, m_toFra->GetFpga(), "one FPGA for both ports");
-        uint32_t inUse = 0;
-        Inject(MilliSeconds(1),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("CHI"), chi, 0),
-               lon);
-        Simulator::Schedule(MilliSeconds(1) + MicroSeconds(100),
-                            [&]() { inUse = fpga->GetSlotsInUse(); });
-        Inject(MilliSeconds(2),
-               m_toFra,
-               Header(IslandSyncHeader::DATA, 1, City("LAX"), lax, 0),
-               fra);
-        Inject(MilliSeconds(3),
-               m_toFra,
-               Header(IslandSyncHeader::DATA, 1, City("TYO"), tyo, 0),
-               fra);
-        Inject(MilliSeconds(4),
-               m_toLon,
-               Header(IslandSyncHeader::DATA, 0, City("LAX"), lax, 0),
-               lon);
-        Inject(MilliSeconds(5),
-               m_toFra,
-               Header(IslandSyncHeader::DATA, 1, City("LAX"), lax, 1),
-               fra);
-        Inject(MilliSeconds(6),
-               m_toFra,
-               Header(IslandSyncHeader::DATA, 1, City("TYO"), tyo, 1),
-               fra);
-        Simulator::Run();
-
-        NS_TEST_EXPECT_MSG_EQ(inUse, 1u, "the slot taken by the port toward LON");
-        NS_TEST_EXPECT_MSG_EQ(m_toFra->GetPassThroughs(AggregatorNetDevice::NO_SLOT),
-                              1u,
-                              "no slot left for the port toward FRA");
-        NS_TEST_EXPECT_MSG_EQ(m_toFra->GetPassThroughs(AggregatorNetDevice::CLOSED),
-                              1u,
-                              "its chunk closed");
-        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetAggregatesOut(), 1u, "the port toward LON completes");
-        NS_TEST_EXPECT_MSG_EQ(m_toFra->GetAggregatesOut(), 1u, "then the port toward FRA sums");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotHighWaterMark(), 1u, "one slot at most");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotsInUse(), 0u, "every slot free at the end");
-        uint64_t in = 0;
-        uint64_t summed = 0;
-        uint64_t out = 0;
-        uint64_t passed = 0;
-        for (AggregatorNetDevice* port : fpga->GetPorts())
+        const std::vector<std::pair<std::string, InlineFpgaTestCase::Scenario>> scenarios{
+            {"an AGGREGATE and a DATA summed into one aggregate to the root, "
+             "complete and partial",
+             &InlineFpgaTestCase::Sum},
+            {"a partial aggregate overlapping its slot passes (OVERLAP), the slot "
+             "completes; a DATA duplicate is absorbed",
+             &InlineFpgaTestCase::Overlap},
+            {"tree entry: not to the root, or an unexpected contributor: "
+             "NO_EXPECTATION",
+             &InlineFpgaTestCase::NoExpectation},
+            {"a VIEW to the root narrows the expectation: the open slot completes "
+             "at once, new slots expect less",
+             &InlineFpgaTestCase::View},
+            {"SlotCount is shared by the router's ports; router counters are "
+             "the sums over its ports",
+             &InlineFpgaTestCase::SharedSlots},
+        };
+        for (const auto& [name, scenario] : scenarios)
         {
-            in += port->GetContributionsIn();
-            summed += port->GetContributionsSummed();
-            out += port->GetAggregatesOut();
-            passed += port->GetPassThroughs();
+            AddTestCase(new InlineFpgaTestCase(name, scenario), TestCase::QUICK);
         }
-        // NYC's ports: toward CHI, LAX, LON and FRA, and toward its island.
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetPorts().size(), 5u, "one FPGA port per router port");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetContributionsIn(), in, "contributions in: the sum");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetContributionsIn(), 6u, "contributions in");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetContributionsSummed(), summed, "summed: the sum");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetContributionsSummed(), 4u, "summed");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetAggregatesOut(), out, "aggregates: the sum");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetAggregatesOut(), 2u, "aggregates");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetPassThroughs(), passed, "pass-throughs: the sum");
-        NS_TEST_EXPECT_MSG_EQ(fpga->GetPassThroughs(), 2u, "pass-throughs");
-        End();
     }
-};
-
-/**
- * @ingroup wan-training-tests
- * @brief The in-line FPGA suite (issue 19).
- */
-class InlineFpgaTestSuite : public TestSuite
-{
-  public:
-    InlineFpgaTestSuite();
-};
-
-InlineFpgaTestSuite::InlineFpgaTestSuite()
-    : TestSuite("wan-training-inline-fpga", UNIT)
-{
-    AddTestCase(new InlineFpgaSumTestCase(), TestCase::QUICK);
-    AddTestCase(new InlineFpgaOverlapTestCase(), TestCase::QUICK);
-    AddTestCase(new InlineFpgaNoExpectationTestCase(), TestCase::QUICK);
-    AddTestCase(new InlineFpgaViewTestCase(), TestCase::QUICK);
-    AddTestCase(new InlineFpgaSharedSlotsTestCase(), TestCase::QUICK);
-}
-
-/** Static instance of the suite. */
-static InlineFpgaTestSuite g_inlineFpgaTestSuite;
+} g_inlineFpgaTestSuite; //!< the suite's instance

@@ -480,6 +480,29 @@ TwoTreeRounds(const WanTopology& topology)
 }
 
 /**
+ * @param file the topology file
+ * @param rounds the schedule's rounds
+ * @param nRounds rounds to run
+ * @param modelBytes S
+ * @return a tree-mode run of them, without per-chunk link counts
+ */
+TrainingModeTestRun::Config
+TreeConfig(const std::string& file,
+           std::vector<CliqueSchedule::Round> rounds,
+           uint32_t nRounds,
+           uint64_t modelBytes)
+{
+    TrainingModeTestRun::Config config;
+    config.topologyFile = file;
+    config.mode = CapabilityMode::TREE;
+    config.rounds.swap(rounds);
+    config.nRounds = nRounds;
+    config.modelBytes = modelBytes;
+    config.recordChunks = false;
+    return config;
+}
+
+/**
  * @param topology the WAN
  * @param clique a clique
  * @return the clique as city ids, for messages
@@ -529,14 +552,8 @@ class TreeStreamsTestCase : public TestCase
         const std::string file = CreateDataDirFilename(REFERENCE_WAN);
         const WanTopology topology = WanTopology::LoadFile(file);
         const LinkLoadModel model(topology);
-        TrainingModeTestRun::Config config;
-        config.topologyFile = file;
-        config.mode = CapabilityMode::TREE;
-        config.rounds = TwoTreeRounds(topology);
-        config.nRounds = 2;
-        config.modelBytes = 1000000;
+        TrainingModeTestRun::Config config = TreeConfig(file, TwoTreeRounds(topology), 2, 1000000);
         config.parameterCount = 20000; // 80 kB of real values in the first chunks
-        config.recordChunks = false;
         TreeObserver observer(Roundings(config));
         std::unique_ptr<TrainingModeTestRun> run = RunObserved(config, observer);
 
@@ -652,12 +669,15 @@ class TreeCommTimeTestCase : public TestCase
     /**
      * @param ids the clique's city ids on the reference WAN
      * @param modelBytes S
+     * @param slots the FPGAs' SlotCount
      */
-    TreeCommTimeTestCase(std::vector<std::string> ids, uint64_t modelBytes)
-        : TestCase("one tree round of " + std::to_string(ids.size()) + " islands, S = " +
-                   std::to_string(modelBytes / 1000000) + " MB: within 5% of T_comm"),
+    TreeCommTimeTestCase(std::vector<std::string> ids, uint64_t modelBytes, uint32_t slots = 65536)
+        : TestCase("one tree round of " + std::to_string(ids.size()) +
+                   " islands, S = " + std::to_string(modelBytes / 1000000) + " MB, " +
+                   std::to_string(slots) + " FPGA slots: within 5% of T_comm"),
           m_ids(std::move(ids)),
-          m_modelBytes(modelBytes)
+          m_modelBytes(modelBytes),
+          m_slots(slots)
     {
     }
 
@@ -669,18 +689,11 @@ class TreeCommTimeTestCase : public TestCase
         const CliqueSchedule::Clique clique = Cities(topology, m_ids);
         const CliqueSchedule::Round round =
             TrainingModeTestRun::AloneWith(topology.GetNCities(), clique);
-        TrainingModeTestRun::Config config;
-        config.topologyFile = file;
-        config.mode = CapabilityMode::TREE;
-        config.rounds = {round};
-        config.nRounds = 1;
-        config.modelBytes = m_modelBytes;
+        TrainingModeTestRun::Config config = TreeConfig(file, {round}, 1, m_modelBytes);
         config.localSteps = 0;
-        config.recordChunks = false;
+        config.fpgaSlots = m_slots;
         TrainingModeTestRun run(config);
         run.Run();
-        NS_TEST_ASSERT_MSG_EQ(run.GetResults().GetRoundsVerified(), 1u, "round verified");
-        NS_TEST_EXPECT_MSG_EQ(run.nacks, 0u, "no repair: pacing never overloads a link");
 
         // The closed form.
         const uint32_t root = RecomputeRoot(topology, clique);
@@ -714,6 +727,8 @@ class TreeCommTimeTestCase : public TestCase
                   << simulated * 1e3 << " ms, ratio " << simulated / closedForm
                   << ", beyond Lat / bandwidth term " << (simulated - latencyS) / bandwidthS
                   << std::endl;
+        NS_TEST_ASSERT_MSG_EQ(run.GetResults().GetRoundsVerified(), 1u, "round verified");
+        NS_TEST_EXPECT_MSG_EQ(run.nacks, 0u, "no repair: pacing never overloads a link");
         NS_TEST_EXPECT_MSG_EQ_TOL(predicted, closedForm, 1e-9, "predicted_comm_s");
         NS_TEST_EXPECT_MSG_EQ_TOL(metrics, closedForm, 1e-9, "ScheduleMetrics' T_comm");
         NS_TEST_EXPECT_MSG_EQ_TOL(simulated / closedForm, 1.0, 0.05, "within 5% of T_comm");
@@ -725,6 +740,7 @@ class TreeCommTimeTestCase : public TestCase
 
     std::vector<std::string> m_ids; //!< the clique
     uint64_t m_modelBytes;          //!< S
+    uint32_t m_slots;               //!< SlotCount
 };
 
 /**
@@ -813,17 +829,14 @@ class TreeFaultTestCase : public TestCase
      */
     TrainingModeTestRun::Config BaseConfig(const WanTopology& topology)
     {
-        TrainingModeTestRun::Config config;
-        config.topologyFile = CreateDataDirFilename(REFERENCE_WAN);
-        config.mode = CapabilityMode::TREE;
-        config.rounds = TwoTreeRounds(topology);
-        config.nRounds = 4;
-        config.modelBytes = m_modelBytes;
+        TrainingModeTestRun::Config config = TreeConfig(CreateDataDirFilename(REFERENCE_WAN),
+                                                        TwoTreeRounds(topology),
+                                                        4,
+                                                        m_modelBytes);
         config.parameterCount = 2048;
         config.localSteps = 3;
         config.stepTime = MilliSeconds(10);
         config.fpgaTimeout = MilliSeconds(50);
-        config.recordChunks = false;
         return config;
     }
 
@@ -1117,10 +1130,14 @@ TreeModeLongTestSuite::TreeModeLongTestSuite()
     : TestSuite("wan-training-tree-mode-long", SYSTEM)
 {
     SetDataDir(NS_TEST_SOURCEDIR);
-    // S = 1 GB: the bandwidth term is 80 ms of T_comm's 259 ms.
+    // S = 1 GB: the bandwidth term is 80 ms of T_comm's 259 ms. The contributions reach LAX's
+    // router up to 72 ms apart (its nearest and farthest member), at 1.4 million chunks per
+    // second: about 100000 slots are in use at once there, more than the default 65536, so
+    // chunks would pass unsummed (NO_SLOT) and the round take 284 ms (+10%); 2^20 slots.
     AddTestCase(
         new TreeCommTimeTestCase({"NYC", "CHI", "LAX", "LON", "FRA", "AMS", "TYO", "SIN", "HKG"},
-                                 1000000000),
+                                 1000000000,
+                                 1u << 20),
         TestCase::QUICK);
     const uint64_t large = 10000000;
     for (TreeFaultTestCase::Fault fault : {TreeFaultTestCase::LINK_DOWN,
