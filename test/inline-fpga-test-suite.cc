@@ -143,8 +143,8 @@ class InlineFpgaTestCase : public TestCase
         std::vector<Sent> aggregates = OfType(m_sentLon, AGGREGATE);
         NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 2u, "two packets out: the aggregates only");
         NS_TEST_ASSERT_MSG_EQ(aggregates.size(), 2u, "one aggregate per chunk");
-        CheckAggregate(aggregates[0], all, 0, "chunk 0", Sum(below, 0), below);
-        CheckAggregate(aggregates[1], all, 1, "chunk 1", Sum(below, 1), below);
+        CheckAggregate(aggregates, 0, all, 0, "chunk 0", Sum(below, 0), below);
+        CheckAggregate(aggregates, 1, all, 1, "chunk 1", Sum(below, 1), below);
         ExpectCounters({4, 4, 2, 0, 0, 0}, "AGGREGATE and DATA");
         End();
 
@@ -155,7 +155,7 @@ class InlineFpgaTestCase : public TestCase
         Play(m_toLon, 0, {{1, AGGREGATE, "LAX", below, 0, "LON"}, {2, DATA, "CHI", 0, 0, "LON"}});
         Simulator::Run();
         NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 1u, "one packet out");
-        CheckAggregate(m_sentLon[0], all, 0, "the partial aggregate", Sum(below, 0), below);
+        CheckAggregate(m_sentLon, 0, all, 0, "the partial aggregate", Sum(below, 0), below);
         NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 1u, "released by Timeout");
         End();
     }
@@ -190,9 +190,11 @@ class InlineFpgaTestCase : public TestCase
         const Ptr<Packet> original = Datagram(overlapping, root);
         std::vector<uint8_t> bytes(original->GetSize());
         original->CopyData(bytes.data(), bytes.size());
-        NS_TEST_EXPECT_MSG_EQ((m_sentLon[0].ipv4 == bytes), true, "the overlap passes unchanged");
-        CheckAggregate(m_sentLon[1], all, 0, "chunk 0, after the overlap");
-        CheckAggregate(m_sentLon[2], all, 1, "chunk 1, CHI once");
+        NS_TEST_EXPECT_MSG_EQ((!m_sentLon.empty() && m_sentLon[0].ipv4 == bytes),
+                              true,
+                              "the overlap passes unchanged");
+        CheckAggregate(m_sentLon, 1, all, 0, "chunk 0, after the overlap");
+        CheckAggregate(m_sentLon, 2, all, 1, "chunk 1, CHI once");
         const uint64_t overlaps = m_toLon->GetPassThroughs(AggregatorNetDevice::OVERLAP);
         NS_TEST_EXPECT_MSG_EQ(overlaps, 1u, "one OVERLAP");
         // In 8, summed 6 (the overlap passed, the duplicate absorbed), 2 aggregates.
@@ -225,9 +227,12 @@ class InlineFpgaTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(), 4u, "nothing else passed");
         NS_TEST_EXPECT_MSG_EQ(m_toLon->GetContributionsIn(), 2u, "two contributions");
         NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 5u, "four passed, one aggregate");
-        NS_TEST_EXPECT_MSG_EQ(m_sentLon[0].destination, Address("AMS"), "passed as it came");
-        NS_TEST_EXPECT_MSG_EQ(m_sentLon[1].header.GetContributors(), expected, "unchanged");
-        CheckAggregate(m_sentLon[4], expected, 0, "the expected ones");
+        if (m_sentLon.size() >= 2)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_sentLon[0].destination, Address("AMS"), "passed as it came");
+            NS_TEST_EXPECT_MSG_EQ(m_sentLon[1].header.GetContributors(), expected, "unchanged");
+        }
+        CheckAggregate(m_sentLon, 4, expected, 0, "the expected ones");
         End();
     }
 
@@ -275,8 +280,8 @@ class InlineFpgaTestCase : public TestCase
                               "another clique untouched");
         std::vector<Sent> aggregates = OfType(m_sentLon, AGGREGATE);
         NS_TEST_ASSERT_MSG_EQ(aggregates.size(), 2u, "two aggregates");
-        CheckAggregate(aggregates[0], left, 0, "chunk 0 at the VIEW");
-        CheckAggregate(aggregates[1], left, 1, "chunk 1 without TYO");
+        CheckAggregate(aggregates, 0, left, 0, "chunk 0 at the VIEW");
+        CheckAggregate(aggregates, 1, left, 1, "chunk 1 without TYO");
         NS_TEST_EXPECT_MSG_EQ(m_toLon->GetTimeouts(), 0u, "both complete");
         NS_TEST_EXPECT_MSG_EQ(OfType(m_sentLon, IslandSyncHeader::VIEW).size(), 2u, "VIEWs pass");
         NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::NOT_DATA),
@@ -617,7 +622,8 @@ class InlineFpgaTestCase : public TestCase
 
     /**
      * @brief Check an aggregate the port sent.
-     * @param sent the transmitted aggregate
+     * @param sentPackets what the port transmitted
+     * @param index the aggregate's place in it
      * @param contributors the union bitmap expected
      * @param chunk its chunk
      * @param what a label
@@ -625,7 +631,8 @@ class InlineFpgaTestCase : public TestCase
      *        contributors' DATA values are summed instead)
      * @param belowBits the contributors of that partial aggregate
      */
-    void CheckAggregate(const Sent& sent,
+    void CheckAggregate(const std::vector<Sent>& sentPackets,
+                        std::size_t index,
                         uint64_t contributors,
                         uint32_t chunk,
                         const std::string& what,
@@ -639,6 +646,12 @@ class InlineFpgaTestCase : public TestCase
             expected[v] = static_cast<float>(
                 static_cast<double>(Sum(contributors & ~belowBits, chunk)[v]) + below[v]);
         }
+        if (index >= sentPackets.size())
+        {
+            NS_TEST_EXPECT_MSG_LT(index, sentPackets.size(), what << ": sent");
+            return;
+        }
+        const Sent& sent = sentPackets[index];
         const IslandSyncHeader& header = sent.header;
         NS_TEST_EXPECT_MSG_EQ(header.GetType(), IslandSyncHeader::AGGREGATE, what << ": type");
         NS_TEST_EXPECT_MSG_EQ(header.GetContributors(), contributors, what << ": union bitmap");
