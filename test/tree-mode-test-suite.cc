@@ -761,7 +761,11 @@ class TreeCommTimeTestCase : public TestCase
  * - CRASH_ROOT: the root of the all-island clique leaves at round 1: in the rounds of that
  *   clique from then on the survivors' plan is unicast in a new epoch (excluding the root), and
  *   their rounds complete and verify;
- * - STRAGGLER: a member computes 4 times slower.
+ * - STRAGGLER: a member computes 4 times slower;
+ * - COMBINED: all at once (the root crashed, 2% loss, 1% duplicates and reordering, the link
+ *   down, a straggler 2 times slower): a completed round is verified over the contributors its
+ *   island reports (exclusions may leave out more than the crashed root), and rounds may be
+ *   reported instead of completed.
  */
 class TreeFaultTestCase : public TestCase
 {
@@ -776,6 +780,7 @@ class TreeFaultTestCase : public TestCase
         CRASH_MEMBER,
         CRASH_ROOT,
         STRAGGLER,
+        COMBINED,
     };
 
     /**
@@ -819,6 +824,8 @@ class TreeFaultTestCase : public TestCase
             return "the root crashed";
         case STRAGGLER:
             return "a straggler";
+        case COMBINED:
+            return "every fault at once";
         }
         return "";
     }
@@ -934,6 +941,14 @@ class TreeFaultTestCase : public TestCase
         case STRAGGLER:
             config.faults.stragglers.push_back({member, 4});
             break;
+        case COMBINED:
+            config.lossRate = 0.02;
+            config.faults.duplicateRate = 0.01;
+            config.faults.reorderRate = 0.01;
+            config.faults.linkOutages.push_back(FindOutage(topology, config));
+            config.faults.stragglers.push_back({member, 2});
+            crashed = allRoot;
+            break;
         }
         if (crashed != UINT32_MAX)
         {
@@ -985,6 +1000,22 @@ class TreeFaultTestCase : public TestCase
                     }
                     ++completed;
                     NS_TEST_EXPECT_MSG_EQ(results.IsMemberVerified(r, i), true, where);
+                    if (m_fault == COMBINED)
+                    {
+                        // Over the contributors the island reports.
+                        CliqueSchedule::Clique reportedSet;
+                        for (uint32_t j : clique)
+                        {
+                            if (results.GetContributors(r, i) & (uint64_t{1} << j))
+                            {
+                                reportedSet.push_back(j);
+                            }
+                        }
+                        NS_TEST_EXPECT_MSG_LT_OR_EQ(run->GetAverageError(r, i, reportedSet),
+                                                    1e-6,
+                                                    where << ": the exact average");
+                        continue;
+                    }
                     NS_TEST_EXPECT_MSG_EQ(results.GetContributors(r, i),
                                           Bits(survivors),
                                           where << ": contributors");
@@ -1044,6 +1075,11 @@ class TreeFaultTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(observer.outOfBound, 0u, "exact sums and totals");
         NS_TEST_EXPECT_MSG_EQ(observer.partialsNotToRoot, 0u, "partial aggregates to the root");
         NS_TEST_EXPECT_MSG_GT(observer.sumsChecked, 0u, "sums were checked");
+        if (m_fault == COMBINED)
+        {
+            NS_TEST_EXPECT_MSG_GT(completed, 0u, "rounds completed");
+            return;
+        }
         // One fault at a time: every round completes.
         NS_TEST_EXPECT_MSG_EQ(reported, 0u, "every round completed");
         NS_TEST_EXPECT_MSG_EQ(run->GetRun().Passed(), true, "the run passed");
@@ -1111,6 +1147,7 @@ TreeModeTestSuite::TreeModeTestSuite()
     AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::CRASH_MEMBER, 0, small), TestCase::QUICK);
     AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::CRASH_ROOT, 0, small), TestCase::QUICK);
     AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::STRAGGLER, 0, small), TestCase::QUICK);
+    AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::COMBINED, 0, small), TestCase::QUICK);
 }
 
 /** Static instance of the suite. */
@@ -1153,6 +1190,7 @@ TreeModeLongTestSuite::TreeModeLongTestSuite()
     }
     AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::DUPLICATE, 0.05, large), TestCase::QUICK);
     AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::REORDER, 0.05, large), TestCase::QUICK);
+    AddTestCase(new TreeFaultTestCase(TreeFaultTestCase::COMBINED, 0, large), TestCase::QUICK);
 }
 
 /** Static instance of the long suite. */
