@@ -106,6 +106,7 @@ TrainingModeTestRun::Run()
     config.lossStream = LOSS_STREAM;
     config.fpgaSlots = m_config.fpgaSlots;
     config.fpgaTimeout = m_config.fpgaTimeout;
+    config.faults = m_config.faults;
     m_run = std::make_unique<TrainingRun>(m_topology, CliqueSchedule(n, m_config.rounds), config);
     m_run->SetFaultLog(&std::cerr, "TrainingModeTestRun");
     m_run->Build();
@@ -142,6 +143,10 @@ TrainingModeTestRun::Run()
         m_run->GetScenario().GetRxDevice(d)->TraceConnectWithoutContext(
             "PhyRxDrop",
             MakeCallback(&TrainingModeTestRun::OnLoss, this));
+    }
+    if (m_config.onBuilt)
+    {
+        m_config.onBuilt(*m_run);
     }
     m_run->Run();
 }
@@ -365,6 +370,13 @@ TrainingModeTestRun::GetResults() const
 {
     NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetResults(): call Run() first");
     return m_run->GetResults();
+}
+
+const TrainingRun&
+TrainingModeTestRun::GetRun() const
+{
+    NS_ABORT_MSG_IF(!m_run, "TrainingModeTestRun::GetRun(): call Run() first");
+    return *m_run;
 }
 
 Ptr<TrainingIslandApplication>

@@ -9,6 +9,7 @@
 
 #include "aggregator-net-device.h"
 #include "clique-schedule.h"
+#include "fault-plan.h"
 #include "link-load-model.h"
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
@@ -23,6 +24,7 @@
 #include "ns3/test.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -75,6 +77,10 @@ class TrainingModeTestRun
         uint32_t fpgaSlots{65536};                    //!< AggregatorNetDevice SlotCount
         Time fpgaTimeout{MilliSeconds(500)};          //!< AggregatorNetDevice Timeout
         bool recordChunks{true};                      //!< keep per-chunk link counts
+        FaultPlan faults;                             //!< TrainingRun::Config::faults
+        /** Called after Build() and the run's own sinks, before the simulation (may be empty):
+         * where a suite connects sinks of its own. */
+        std::function<void(TrainingRun&)> onBuilt;
     };
 
     /**
@@ -116,6 +122,8 @@ class TrainingModeTestRun
     const PimMulticastHelper& GetPim() const;
     /** @return the results recorder */
     const TrainingResults& GetResults() const;
+    /** @return the run (after Run()) */
+    const TrainingRun& GetRun() const;
     /**
      * @param island a city index
      * @return its application
