@@ -83,6 +83,16 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                               uint16_t jobId,
                               CapabilityMode mode) const
 {
+    SetSchedule(scenario, schedule, jobId, mode, scenario.GetTopology());
+}
+
+void
+AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
+                              const CliqueSchedule& schedule,
+                              uint16_t jobId,
+                              CapabilityMode mode,
+                              const WanTopology& routing) const
+{
     NS_LOG_FUNCTION(this << jobId << CapabilityModeToString(mode));
     const WanTopology& topology = scenario.GetTopology();
     NS_ABORT_MSG_UNLESS(schedule.GetNIslands() == topology.GetNCities(),
@@ -124,7 +134,7 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
             std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> expectations;
             if (mode == CapabilityMode::TREE)
             {
-                expectations = GetTreeExpectations(scenario, model, clique);
+                expectations = GetTreeExpectations(scenario, model, routing, clique);
             }
             else if (UsesAggregation(mode))
             {
@@ -157,9 +167,9 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
 std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation>
 AggregatorHelper::GetTreeExpectations(const WanTopologyHelper& scenario,
                                       const LinkLoadModel& model,
+                                      const WanTopology& routing,
                                       const CliqueSchedule::Clique& clique)
 {
-    const WanTopology& topology = scenario.GetTopology();
     const uint32_t root = model.GetTreeRoot(clique);
     const Ipv4Address rootAddress = scenario.GetIslandAddress(root);
     std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> expectations;
@@ -171,7 +181,11 @@ AggregatorHelper::GetTreeExpectations(const WanTopologyHelper& scenario,
         }
         // Every router on the route toward the root sums on its port toward the next hop:
         // links[t + 1] leaves router cities[t] (links[0] is the member's access up link).
-        const WanRoute& route = topology.GetRoute(member, root);
+        if (!routing.HasRoute(member, root))
+        {
+            continue;
+        }
+        const WanRoute& route = routing.GetRoute(member, root);
         for (std::size_t t = 1; t < route.links.size(); ++t)
         {
             Ptr<AggregatorNetDevice> port =

@@ -103,6 +103,22 @@ class AggregatorHelper
                      uint16_t jobId,
                      CapabilityMode mode) const;
     /**
+     * @brief Configure the FPGAs as SetSchedule does, with the routes of a rerouted WAN (links
+     * down): the tree roots stay the schedule's (the islands' plans name them), the subtrees
+     * follow the routes toward them; a member without a route to its root is in no subtree.
+     * Slots already open keep their expectations; the VIEWs seen stay in force.
+     * @param scenario the installed scenario
+     * @param schedule the clique schedule the islands follow
+     * @param jobId the job id the islands put in IslandSyncHeader
+     * @param mode the cliques' exchange algorithm
+     * @param routing the topology whose routes the packets follow now (same numbering)
+     */
+    void SetSchedule(const WanTopologyHelper& scenario,
+                     const CliqueSchedule& schedule,
+                     uint16_t jobId,
+                     CapabilityMode mode,
+                     const WanTopology& routing) const;
+    /**
      * @brief Remove a job's expectations from every placed FPGA (they become transparent for
      * it).
      * @param scenario the installed scenario
@@ -131,12 +147,14 @@ class AggregatorHelper
     /**
      * @param scenario the installed scenario (FPGAs on EVERY_PORT)
      * @param model the topology's load model (tree roots)
+     * @param routing the topology whose routes the contributions follow
      * @param clique a clique of two or more members
      * @return the tree expectation of every FPGA port of the clique's in-tree that sums
      */
     static std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> GetTreeExpectations(
         const WanTopologyHelper& scenario,
         const LinkLoadModel& model,
+        const WanTopology& routing,
         const CliqueSchedule::Clique& clique);
 
   private:

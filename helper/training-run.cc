@@ -329,6 +329,10 @@ TrainingRun::Build()
         m_faultInjector->AddRerouteCallback(
             MakeCallback(&PimMulticastRouting::Reroute, m_pim->GetMulticastRouting()));
     }
+    if (m_config.mode == CapabilityMode::TREE)
+    {
+        m_faultInjector->AddRerouteCallback(MakeCallback(&TrainingRun::OnFpgaReroute, this));
+    }
     m_faultInjector->TraceConnectWithoutContext(
         "LinkStateChanged",
         MakeCallback(&TrainingRun::OnLinkStateChanged, this));
@@ -448,6 +452,12 @@ TrainingRun::GetTimeLimit() const
     }
     const double perRoundS = computeS + 10 * commS + 4.0 * (m_config.maxRepairAttempts + 2) * waitS;
     return Seconds(lastEventS + m_config.rounds * perRoundS + 1);
+}
+
+void
+TrainingRun::OnFpgaReroute(const WanTopology& routing)
+{
+    AggregatorHelper().SetSchedule(*m_scenario, m_schedule, m_config.jobId, m_config.mode, routing);
 }
 
 void

@@ -271,6 +271,11 @@ class TrainingRun
     void OnLinkStateChanged(const std::vector<uint32_t>& down, const WanTopology& routing);
     /** The time limit is reached: stop the simulation. */
     void OnTimeLimit();
+    /**
+     * @brief Reroute sink (tree mode): the FPGA ports' subtrees follow the new unicast routes.
+     * @param routing the topology with the links down
+     */
+    void OnFpgaReroute(const WanTopology& routing);
 
     WanTopology m_topology;                               //!< the topology
     CliqueSchedule m_schedule;                            //!< the schedule

@@ -238,11 +238,6 @@ AggregatorNetDevice::SetExpectations(uint16_t jobId, std::vector<RoundExpectatio
         }
     }
     m_expectations[jobId] = std::move(rounds);
-    // A new set of expectations starts without the views of the old one.
-    for (auto it = m_views.begin(); it != m_views.end();)
-    {
-        it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
-    }
 }
 
 void
@@ -250,6 +245,10 @@ AggregatorNetDevice::ClearExpectations(uint16_t jobId)
 {
     NS_LOG_FUNCTION(this << jobId);
     m_expectations.erase(jobId);
+    for (auto it = m_views.begin(); it != m_views.end();)
+    {
+        it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
+    }
 }
 
 uint64_t

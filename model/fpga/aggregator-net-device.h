@@ -230,7 +230,8 @@ class AggregatorNetDevice : public PointToPointNetDevice
 
     /**
      * @brief Tell the device which contributions to aggregate for a job (replaces the job's
-     * previous expectations; slots already open keep their expected bitmap).
+     * previous expectations, e.g. after a reroute; slots already open keep their expected
+     * bitmap, and the VIEWs seen stay in force until ClearExpectations).
      *
      * A DATA of round R uses rounds[R mod rounds.size()] (rounds.size() is the schedule's
      * period); a clique id absent from that map, or a sender absent from the bitmap, is not

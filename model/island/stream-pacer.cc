@@ -132,6 +132,12 @@ StreamPacer::NotBeforeNow()
     m_nextSendS = std::max(m_nextSendS, Simulator::Now().GetSeconds());
 }
 
+void
+StreamPacer::Delay(double seconds)
+{
+    m_nextSendS += seconds;
+}
+
 double
 StreamPacer::Advance(uint32_t wireBytes, double rateBps)
 {

@@ -79,6 +79,11 @@ class StreamPacer
     /** The next send is due now at the earliest. */
     void NotBeforeNow();
     /**
+     * @brief Put the next send off (before Start).
+     * @param seconds how much later it is due (>= 0)
+     */
+    void Delay(double seconds);
+    /**
      * @brief A packet left: the next send is due its wire time later (an idle pacer restarts
      * now).
      * @param wireBytes the packet's bytes on a point-to-point link

@@ -8,6 +8,7 @@
 
 #include "clique-membership.h"
 #include "island-timing.h"
+#include "wan-topology.h"
 
 #include "ns3/log.h"
 
@@ -144,9 +145,25 @@ TreeExchange::PeerStarted(uint32_t island)
     --m_tx->awaited;
     if (m_tx->awaited == 0)
     {
-        // Every member is ready: the stream to the root starts with the others'.
+        // Every member is ready: the stream to the root starts with the others' (waiting for
+        // their READY has put it off by about their latencies already).
         StartTogether(true);
     }
+}
+
+double
+TreeExchange::GetStartDelayS(const ExchangePlan& plan) const
+{
+    const WanTopology& topology = *m_ctx.topology;
+    double farthestMs = 0;
+    for (uint32_t member : plan.members)
+    {
+        if (member != plan.treeRoot)
+        {
+            farthestMs = std::max(farthestMs, topology.GetRoute(member, plan.treeRoot).latencyMs);
+        }
+    }
+    return 1e-3 * (farthestMs - topology.GetRoute(plan.island, plan.treeRoot).latencyMs);
 }
 
 void
@@ -226,6 +243,9 @@ TreeExchange::AddSendStreams(const ExchangePlan& plan)
                                 MakeCallback(&TreeExchange::SendNext, this).Bind(root));
     stream.m_pending.Insert(0, plan.chunkCount);
     stream.GetPacer().RestartNow();
+    // Starting without waiting for a READY (every member announced the round already, as in
+    // round 0): put off by the difference of the route latencies into the root.
+    stream.GetPacer().Delay(GetStartDelayS(plan));
 }
 
 void

@@ -33,12 +33,15 @@ namespace ns3
  * and their DONE timeouts, which start once every total has been sent. Every member, the root
  * included, averages the same float32 totals, so all end with the same parameters.
  *
- * Every stream waits until every member has announced the round (the FPGAs sum a chunk only
- * when the contributions arrive together). An exclusion that keeps the root narrows the tree
- * (the root stops waiting for the member; the FPGAs learn it from the VIEW the excluder sends
- * to the root); an exclusion of the root leaves no tree: the view's plan is a unicast
- * exchange of its own epoch (ExchangePlanner::MakeViewPlan), and RoundExchanges replaces this
- * exchange with a StarExchange, so that the members fetch each other's contributions
+ * Every stream waits until every member has announced the round. A member that did not have to
+ * wait (every member announced the round before it began, as in round 0) starts later by the
+ * difference between the largest route latency into the root and its own, so that the
+ * contributions of a chunk meet at every router of the in-tree at once and the FPGAs' slots in
+ * use stay few; one that waited for READYs is put off by about their latencies already. An exclusion that keeps the root
+ * narrows the tree (the root stops waiting for the member; the FPGAs learn it from the VIEW the
+ * excluder sends to the root); an exclusion of the root leaves no tree: the view's plan is a
+ * unicast exchange of its own epoch (ExchangePlanner::MakeViewPlan), and RoundExchanges replaces
+ * this exchange with a StarExchange, so that the members fetch each other's contributions
  * themselves. The protocol is walked through in doc/wan-training.rst, "Tree mode".
  */
 class TreeExchange : public MulticastExchange
@@ -105,6 +108,13 @@ class TreeExchange : public MulticastExchange
   private:
     /** @return whether this island is the round's root */
     bool IsRoot() const;
+    /**
+     * @param plan the round's plan (a member other than the root)
+     * @return how long the member's stream starts after the clique's: the largest route latency
+     *         into the root minus its own, so that the contributions of a chunk meet at every
+     *         router of the in-tree together (every prefix of a route is a route)
+     */
+    double GetStartDelayS(const ExchangePlan& plan) const;
     /**
      * @brief Root: send the totals of the chunks in [first, end) that are complete (held from
      * every member, the root's own contribution in) and not sent yet.
