@@ -68,6 +68,7 @@ CliqueMembership::CliqueMembership(uint32_t island,
     NS_ABORT_MSG_IF(m_plans.empty(), "CliqueMembership: a schedule has at least one round");
     // Every island starts round 0 at once: round 0 needs no announcement.
     m_peerRound.assign(topology.GetNCities(), 0);
+    m_peerAnnouncedAt.assign(topology.GetNCities(), Time(0));
 }
 
 CliqueMembership::~CliqueMembership()
@@ -123,6 +124,12 @@ CliqueMembership::GetPeerRound(uint32_t island) const
     return m_peerRound[island];
 }
 
+Time
+CliqueMembership::GetPeerAnnouncedAt(uint32_t island) const
+{
+    return m_peerAnnouncedAt[island];
+}
+
 void
 CliqueMembership::UpdatePeerRound(uint32_t island, uint32_t round)
 {
@@ -131,6 +138,7 @@ CliqueMembership::UpdatePeerRound(uint32_t island, uint32_t round)
         return;
     }
     m_peerRound[island] = round;
+    m_peerAnnouncedAt[island] = Simulator::Now();
     m_callbacks.peerStarted(island, round);
 }
 
@@ -309,6 +317,7 @@ CliqueMembership::TakeStartExclusions(uint32_t round)
 void
 CliqueMembership::AnnounceRound(uint32_t round, uint64_t excluded, bool barrier)
 {
+    m_peerAnnouncedAt[m_island] = Simulator::Now();
     if (excluded != 0)
     {
         ApplyView(round, excluded);

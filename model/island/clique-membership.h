@@ -111,6 +111,13 @@ class CliqueMembership
      */
     uint32_t GetPeerRound(uint32_t island) const;
     /**
+     * @param island an island
+     * @return when this island learned of the highest round it has announced (a READY, a view
+     *         or a chunk of that round; zero for round 0, which is never announced); for this
+     *         island itself, when it announced its current round (AnnounceRound)
+     */
+    Time GetPeerAnnouncedAt(uint32_t island) const;
+    /**
      * @brief Record that an island has started a round (peerStarted when it is new).
      * @param island the island
      * @param round the round it has started
@@ -246,6 +253,7 @@ class CliqueMembership
     Callbacks m_callbacks;                            //!< where the membership reports
     std::map<uint32_t, ExchangePlan> m_viewPlans;     //!< plans of rounds with exclusions
     std::vector<uint32_t> m_peerRound;                //!< highest round announced, by island
+    std::vector<Time> m_peerAnnouncedAt;              //!< when that round was learned, by island
     std::map<uint32_t, uint32_t> m_silence;           //!< member -> requests unanswered
     std::map<uint32_t, uint64_t> m_pendingExclusions; //!< later round -> members to exclude
     std::map<uint32_t, uint32_t> m_departed;          //!< member -> round it was gone in

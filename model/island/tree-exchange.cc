@@ -11,6 +11,7 @@
 #include "wan-topology.h"
 
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 #include <bitset>
 
@@ -145,25 +146,57 @@ TreeExchange::PeerStarted(uint32_t island)
     --m_tx->awaited;
     if (m_tx->awaited == 0)
     {
-        // Every member is ready: the stream to the root starts with the others' (waiting for
-        // their READY has put it off by about their latencies already).
-        StartTogether(true);
+        // Every member is ready: the stream to the root starts with the others'.
+        SendStream& stream = m_tx->streams.at(GetPlan().treeRoot);
+        stream.GetPacer().RestartNow();
+        stream.GetPacer().Delay(GetStartDelayS(GetPlan()));
+        ResumeStream(stream);
     }
 }
 
 double
 TreeExchange::GetStartDelayS(const ExchangePlan& plan) const
 {
+    // When each member started the round: its announcement's arrival minus its latency to
+    // here (round 0 is announced by nobody: every member is taken to start with this one).
     const WanTopology& topology = *m_ctx.topology;
-    double farthestMs = 0;
+    const CliqueMembership& membership = *m_ctx.membership;
+    const double now = Simulator::Now().GetSeconds();
+    auto latencyS = [&topology](uint32_t from, uint32_t to) {
+        return from == to ? 0.0 : 1e-3 * topology.GetRoute(from, to).latencyMs;
+    };
+    const double ownStartS = membership.GetPeerAnnouncedAt(plan.island).GetSeconds();
+    std::map<uint32_t, double> startS;
     for (uint32_t member : plan.members)
     {
-        if (member != plan.treeRoot)
-        {
-            farthestMs = std::max(farthestMs, topology.GetRoute(member, plan.treeRoot).latencyMs);
-        }
+        const bool announced = m_round > 0 && membership.GetPeerRound(member) == m_round;
+        startS[member] = member == plan.island || !announced
+                             ? ownStartS
+                             : membership.GetPeerAnnouncedAt(member).GetSeconds() -
+                                   latencyS(member, plan.island);
     }
-    return 1e-3 * (farthestMs - topology.GetRoute(plan.island, plan.treeRoot).latencyMs);
+    // Each member's stream starts after its local compute (taken as long as this island's) and,
+    // in rounds >= 1 with the barrier, once every member's READY has reached it; the last
+    // contribution reaches the root its route latency later.
+    const double computeS = m_beginS - ownStartS;
+    double arrivalS = 0;
+    for (uint32_t member : plan.members)
+    {
+        if (member == plan.treeRoot)
+        {
+            continue;
+        }
+        double streamS = startS[member] + computeS;
+        if (m_round > 0 && m_ctx.cliqueBarrier)
+        {
+            for (uint32_t other : plan.members)
+            {
+                streamS = std::max(streamS, startS[other] + latencyS(other, member));
+            }
+        }
+        arrivalS = std::max(arrivalS, streamS + latencyS(member, plan.treeRoot));
+    }
+    return std::max(0.0, arrivalS - latencyS(plan.island, plan.treeRoot) - now);
 }
 
 void
@@ -236,6 +269,7 @@ TreeExchange::AddSendStreams(const ExchangePlan& plan)
         return;
     }
     const uint32_t root = plan.treeRoot;
+    m_beginS = Simulator::Now().GetSeconds();
     SendStream& stream = m_tx->streams[root];
     stream.m_destination = root;
     stream.SetProbeCallback(MakeCallback(&TreeExchange::Probe, this).Bind(root));
@@ -243,8 +277,6 @@ TreeExchange::AddSendStreams(const ExchangePlan& plan)
                                 MakeCallback(&TreeExchange::SendNext, this).Bind(root));
     stream.m_pending.Insert(0, plan.chunkCount);
     stream.GetPacer().RestartNow();
-    // Starting without waiting for a READY (every member announced the round already, as in
-    // round 0): put off by the difference of the route latencies into the root.
     stream.GetPacer().Delay(GetStartDelayS(plan));
 }
 

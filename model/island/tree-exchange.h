@@ -33,11 +33,10 @@ namespace ns3
  * and their DONE timeouts, which start once every total has been sent. Every member, the root
  * included, averages the same float32 totals, so all end with the same parameters.
  *
- * Every stream waits until every member has announced the round. A member that did not have to
- * wait (every member announced the round before it began, as in round 0) starts later by the
- * difference between the largest route latency into the root and its own, so that the
+ * Every stream waits until every member has announced the round, then starts when its
+ * contributions reach the root with the last member's (GetStartDelayS), so that the
  * contributions of a chunk meet at every router of the in-tree at once and the FPGAs' slots in
- * use stay few; one that waited for READYs is put off by about their latencies already. An exclusion that keeps the root
+ * use stay few. An exclusion that keeps the root
  * narrows the tree (the root stops waiting for the member; the FPGAs learn it from the VIEW the
  * excluder sends to the root); an exclusion of the root leaves no tree: the view's plan is a
  * unicast exchange of its own epoch (ExchangePlanner::MakeViewPlan), and RoundExchanges replaces
@@ -109,10 +108,14 @@ class TreeExchange : public MulticastExchange
     /** @return whether this island is the round's root */
     bool IsRoot() const;
     /**
-     * @param plan the round's plan (a member other than the root)
-     * @return how long the member's stream starts after the clique's: the largest route latency
-     *         into the root minus its own, so that the contributions of a chunk meet at every
-     *         router of the in-tree together (every prefix of a route is a route)
+     * @param plan the round's plan (a member other than the root, whose stream may start now)
+     * @return how much later than now the stream starts, so that its contributions reach the
+     *         root with the last member's: each member's start is its announcement's arrival
+     *         minus its latency to here (now for round 0, which nobody announces), its stream
+     *         starts once every member's READY has reached it (rounds >= 1), and its
+     *         contributions take its route latency to the root; as every prefix of a route is a
+     *         route, the contributions of a chunk then meet at every router of the in-tree
+     *         together and the FPGAs' slots in use stay few
      */
     double GetStartDelayS(const ExchangePlan& plan) const;
     /**
@@ -125,6 +128,7 @@ class TreeExchange : public MulticastExchange
 
     uint64_t m_notReady{0};     //!< members that have not announced the round (not the root's)
     bool m_ownAdded{false};     //!< root: whether its contribution is in the sums
+    double m_beginS{0};         //!< member: when its exchange began (after local compute), s
     ChunkRangeSet m_released;   //!< root: chunks whose total is in the send side
     ChunkRangeSet m_sentTotals; //!< root: chunks whose total went to the group
 };
