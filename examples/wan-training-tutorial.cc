@@ -49,7 +49,7 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "topology JSON file", topologyFile);
-    cmd.AddValue("mode", "unicast, multicast, aggregation, both or ring", modeName);
+    cmd.AddValue("mode", "unicast, multicast, aggregation, both, ring or tree", modeName);
     cmd.AddValue("modelBytes", "model size S in bytes, in [4096, 1e12]", modelBytes);
     cmd.Parse(argc, argv);
 
