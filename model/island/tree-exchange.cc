@@ -25,15 +25,8 @@ NS_OBJECT_ENSURE_REGISTERED(TreeExchange);
 namespace
 {
 
-/**
- * @param island an island index
- * @return its contributor bit
- */
-uint64_t
-Bit(uint32_t island)
-{
-    return uint64_t{1} << island;
-}
+/** An island's contributor bit (IslandSyncHeader::GetContributorBit). */
+constexpr auto Bit = &IslandSyncHeader::GetContributorBit;
 
 } // namespace
 

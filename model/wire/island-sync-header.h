@@ -106,6 +106,15 @@ class IslandSyncHeader : public Header
     IslandSyncHeader();
 
     /**
+     * @param island an island index (below MAX_ISLANDS)
+     * @return its bit in a contributor bitmap (bit i = island i)
+     */
+    static constexpr uint64_t GetContributorBit(uint32_t island)
+    {
+        return uint64_t{1} << island;
+    }
+
+    /**
      * @brief Get the type ID.
      * @return the object TypeId
      */
