@@ -35,9 +35,9 @@ namespace ns3
  *   WanTopologyHelper scenario(topology);
  *   AggregatorHelper aggregators;
  *   aggregators.SetAttribute("SlotCount", UintegerValue(4096));
- *   aggregators.Install(scenario);        // before scenario.Install(): every city
+ *   aggregators.Install(scenario, AggregatorHelper::GetPortsFor(mode)); // before: every city
  *   scenario.Install();
- *   aggregators.SetSchedule(scenario, schedule, jobId); // after: what each FPGA sums
+ *   aggregators.SetSchedule(scenario, schedule, jobId, mode); // after: what each port sums
  *   Ptr<AggregatorNetDevice> fpga = aggregators.GetAggregator(scenario, city);
  * @endcode
  *

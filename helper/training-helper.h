@@ -43,14 +43,16 @@ class WanTopologyHelper;
  *
  * The capability mode decides what else the scenario needs (doc/schedule-model.rst, "Streams per
  * directed link"):
- * - multicast and both: the schedule's source trees (PimMulticastHelper::InstallSchedule) and
- *   SetMulticast(pim), which hands every application the group it sends to in each schedule
- *   round (PimMulticastHelper::GetGroup(round, clique, island)) and the multicast TTL, so the
- *   model does not depend on the helper;
- * - aggregation and both: an in-line FPGA in every city (AggregatorHelper::Install before
- *   WanTopologyHelper::Install, AggregatorHelper::SetSchedule after it, before the simulation
- *   runs). Install() aborts when an island of a clique has no FPGA, and sets each
- *   application's AggregationTimeout to its FPGA's Timeout;
+ * - multicast, both and tree: the schedule's source trees (PimMulticastHelper::InstallSchedule)
+ *   and SetMulticast(pim), which hands every application the group it sends to in each
+ *   schedule round (PimMulticastHelper::GetGroup(round, clique, island)) and the multicast TTL,
+ *   so the model does not depend on the helper (in tree mode only the root sends to its group);
+ * - aggregation, both and tree: the in-line FPGAs of the topology's FPGA cities
+ *   (AggregatorHelper::Install(scenario, cities, AggregatorHelper::GetPortsFor(mode)) before
+ *   WanTopologyHelper::Install, AggregatorHelper::SetSchedule(..., mode) after it, before the
+ *   simulation runs). Install() aborts when an island of a clique has no FPGA although the
+ *   topology gives its city one, and sets each application's AggregationTimeout to its FPGA's
+ *   Timeout (0 for a city without one: its contributions arrive unsummed);
  * - ring: nothing else: the islands send unicast chunks along each clique's ring
  *   (LinkLoadModel::GetRingOrder) over the scenario's unicast routes. In-line FPGAs, if the
  *   scenario has them, must not be given the job's schedule (AggregatorHelper::SetSchedule):
@@ -62,7 +64,7 @@ class WanTopologyHelper;
  *   AggregatorHelper aggregators;                 // aggregation and both modes
  *   aggregators.Install(scenario);
  *   scenario.Install();
- *   aggregators.SetSchedule(scenario, schedule, 1);
+ *   aggregators.SetSchedule(scenario, schedule, 1, CapabilityMode::BOTH);
  *   PimMulticastHelper pim(scenario);             // multicast and both modes
  *   pim.InstallSchedule(schedule);
  *   TrainingHelper training(scenario, schedule);

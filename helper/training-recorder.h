@@ -46,9 +46,9 @@ class QueueDiscItem;
  * the fixed IslandSyncHeader, so one stream of a model of S bytes adds exactly S); losses from
  * the receive error model (a WanFaultErrorModel also counts down-link losses, reordering and
  * duplicates) and queue drops. A multicast chunk counts on every link of its tree, an FPGA's
- * aggregate on its island's :down link. The FPGA counters are read from the AggregatorNetDevice
- * of each city (GetAggregator). The recorder reports exchange starts, round ends and cliques
- * whose outcomes changed through callbacks, after it has recorded them.
+ * aggregate on the link its port sends on. The FPGA counters are read from each city's
+ * InlineFpga and its ports (GetFpga, GetFpgaPorts). The recorder reports exchange starts, round
+ * ends and cliques whose outcomes changed through callbacks, after it has recorded them.
  */
 class TrainingRecorder
 {
