@@ -165,6 +165,13 @@ AggregatorNetDevice::SetFpga(Ptr<InlineFpga> fpga)
     fpga->AddPort(this);
 }
 
+InlineFpga&
+AggregatorNetDevice::Fpga()
+{
+    // Per contribution: no Ptr copy (its reference count) once the FPGA exists.
+    return m_fpga ? *m_fpga : *GetFpga();
+}
+
 Ptr<InlineFpga>
 AggregatorNetDevice::GetFpga() const
 {
@@ -378,7 +385,7 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
     // A contribution: serialize it into the pipeline at LineRate, then ProcessingDelay.
     SumDeferred(true);
     Time now = Simulator::Now();
-    contribution.exit = GetFpga()->Enter(packet->GetSize()) + m_processingDelay;
+    contribution.exit = Fpga().Enter(packet->GetSize()) + m_processingDelay;
     const IslandSyncHeader& header = contribution.header;
     contribution.key = ChunkKey{header.GetJobId(),
                                 header.GetRound(),
@@ -536,8 +543,14 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     }
     const uint64_t contributors =
         type == IslandSyncHeader::DATA ? Bit(header.GetSender()) : header.GetContributors();
-    const uint64_t expected =
-        GetExpectedContributors(header.GetJobId(), header.GetRound(), header.GetCliqueId());
+    // Only tree entries have views (SnoopView): edge contributions cost no second lookup.
+    uint64_t expected = expectation->contributors;
+    if (tree && !m_views.empty())
+    {
+        auto view =
+            m_views.find(StreamKey{header.GetJobId(), header.GetRound(), header.GetCliqueId()});
+        expected &= view == m_views.end() ? ~uint64_t{0} : view->second;
+    }
     if ((tree && Ipv4Address(to) != expectation->root) || contributors == 0 ||
         (contributors & ~expected) != 0)
     {
@@ -653,7 +666,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
             ForgetIfIdle(key, chunk);
             return;
         }
-        if (!GetFpga()->AcquireSlot())
+        if (!Fpga().AcquireSlot())
         {
             Close(key);
             NotePassThrough(contribution.packet, NO_SLOT);
@@ -784,7 +797,7 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete)
     Close(key);
     chunk.open = false;
     m_slotsInUse = m_slotsInUse - 1;
-    GetFpga()->ReleaseSlot();
+    Fpga().ReleaseSlot();
     ForgetIfIdle(key, chunk);
 
     NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);

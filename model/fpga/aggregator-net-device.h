@@ -440,6 +440,8 @@ class AggregatorNetDevice : public PointToPointNetDevice
      * @param destination its IPv4 destination
      */
     void SnoopView(const IslandSyncHeader& header, Ipv4Address destination);
+    /** @return the port's FPGA (GetFpga without a Ptr copy) */
+    InlineFpga& Fpga();
     /** Process the contributions whose pipeline exit time has come. */
     void PipelineExit();
     /**
