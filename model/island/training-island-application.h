@@ -127,7 +127,9 @@ class TrainingIslandApplication : public Application
      * @brief What the island does in a round: its clique and the clique's algorithm, the
      * chunking (ExchangePlan::chunkBytes, chunkCount), the pacing rates toward and from each
      * member (sendRateBps, recvRateBps; the multicast stream's groupRateBps), the group it sends
-     * to (multicast and both) and the ring; after an exclusion, the view of the members left.
+     * to (multicast, both, tree's root) and the ring; after an exclusion, the view of the
+     * members left while the round is current or its send side lives (the view is then dropped
+     * and this returns the schedule's plan again).
      * @param round a round (0 <= round < Rounds); the plans are built when the application
      *        starts
      * @return the plan of the round
