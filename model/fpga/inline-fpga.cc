@@ -160,47 +160,39 @@ InlineFpga::GetSlotHighWaterMark() const
 }
 
 uint64_t
-InlineFpga::GetContributionsIn() const
+InlineFpga::SumOverPorts(uint64_t (AggregatorNetDevice::*counter)() const) const
 {
     uint64_t total = 0;
     for (const AggregatorNetDevice* port : m_ports)
     {
-        total += port->GetContributionsIn();
+        total += (port->*counter)();
     }
     return total;
+}
+
+uint64_t
+InlineFpga::GetContributionsIn() const
+{
+    return SumOverPorts(&AggregatorNetDevice::GetContributionsIn);
 }
 
 uint64_t
 InlineFpga::GetContributionsSummed() const
 {
-    uint64_t total = 0;
-    for (const AggregatorNetDevice* port : m_ports)
-    {
-        total += port->GetContributionsSummed();
-    }
-    return total;
+    return SumOverPorts(&AggregatorNetDevice::GetContributionsSummed);
 }
 
 uint64_t
 InlineFpga::GetAggregatesOut() const
 {
-    uint64_t total = 0;
-    for (const AggregatorNetDevice* port : m_ports)
-    {
-        total += port->GetAggregatesOut();
-    }
-    return total;
+    return SumOverPorts(&AggregatorNetDevice::GetAggregatesOut);
 }
 
 uint64_t
 InlineFpga::GetPassThroughs() const
 {
-    uint64_t total = 0;
-    for (const AggregatorNetDevice* port : m_ports)
-    {
-        total += port->GetPassThroughs();
-    }
-    return total;
+    return SumOverPorts(static_cast<uint64_t (AggregatorNetDevice::*)() const>(
+        &AggregatorNetDevice::GetPassThroughs));
 }
 
 } // namespace ns3

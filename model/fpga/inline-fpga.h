@@ -94,6 +94,12 @@ class InlineFpga : public Object
     uint64_t GetPassThroughs() const;
 
   private:
+    /**
+     * @param counter a counter of a port
+     * @return its sum over the ports
+     */
+    uint64_t SumOverPorts(uint64_t (AggregatorNetDevice::*counter)() const) const;
+
     uint32_t m_slotCount;                      //!< SlotCount
     DataRate m_lineRate;                       //!< LineRate
     uint32_t m_city;                           //!< the router's city
