@@ -74,7 +74,7 @@ class InlineFpga;
  *
  * The traffic-control layer keeps ns-3's defaults: Ipv4AddressHelper installs the default root
  * queue disc (FqCoDel) on every device; the point-to-point devices use PointToPointHelper's
- * default queue. The one exception is a router's port toward an in-line aggregator (below): it
+ * default queue. The one exception is a router's FPGA port (an in-line aggregator, below): it
  * has no queue disc, and its device queue is a DropTailQueue with FqCoDel's limit (10240
  * packets), the egress FIFO of a hardware switch port. The device carries no
  * NetDeviceQueueInterface, so Ipv4AddressHelper installs no queue disc there and the traffic

@@ -146,8 +146,9 @@ namespace ns3
  * router's ports; the FPGA's `SlotCount` (default 65536) should cover it and `Timeout` (default 500
  * ms) exceed the skew, or chunks leave as pass-throughs or partial aggregates (still exact, but
  * more ingress than one stream). Contributors of a clique should therefore send toward a member at
- * the same pace and start together; TrainingIslandApplication does so in aggregation and both modes
- * (one common pacing rate per clique, streams started once every member has announced the round)
+ * the same pace and start together; TrainingIslandApplication does so in aggregation, both and tree
+ * modes (one common pacing rate per clique, streams started once every member has announced the
+ * round; in tree mode staggered so that a chunk's contributions reach every router together)
  * and waits about Timeout before it NACKs a gap (its AggregationTimeout). The memory for closed
  * chunks is outside the slots: index intervals per (job, round, clique), one interval when chunks
  * complete in order.

@@ -360,12 +360,6 @@ TreeExchange::Average(const ExchangePlan& plan,
     }
 }
 
-void
-TreeExchange::AverageSums(const ExchangePlan& plan, std::vector<float>& parameters)
-{
-    Average(plan, GetSum(), nullptr, parameters);
-}
-
 bool
 TreeExchange::UsesGroupPacer() const
 {

@@ -90,7 +90,6 @@ class TreeExchange : public MulticastExchange
     void AddSendStreams(const ExchangePlan& plan) override;
     void MarkAwaited(const ExchangePlan& plan) override;
     void AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot) override;
-    void AverageSums(const ExchangePlan& plan, std::vector<float>& parameters) override;
     bool UsesGroupPacer() const override;
     bool IsBehindFpga() const override;
     bool NoteSent(const SendStream& paced, SendStream& target, uint32_t chunk) override;
