@@ -204,7 +204,7 @@ BenchRunner::BenchRunner(const Options& options)
     : m_options(options)
 {
     using M = CapabilityMode;
-    std::vector<M> modes{M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING};
+    std::vector<M> modes{M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING, M::TREE};
     switch (options.profile)
     {
     case Profile::FULL:
@@ -226,7 +226,7 @@ BenchRunner::BenchRunner(const Options& options)
         m_optimize32Modes = {M::UNICAST};
         break;
     case Profile::SMOKE:
-        modes = {M::UNICAST, M::BOTH};
+        modes = {M::UNICAST, M::BOTH, M::TREE};
         m_sizes = {200000, 400000};
         m_scaleIslands = {16, 32};
         m_scaleBytes = 100000;

@@ -29,7 +29,7 @@ case_fields='wall_s cpu_s setup_s simulated_s end_s packet_hops events packet_ho
 
 require '.program == "wan-bench" and .profile == "smoke" and .all_cases_passed == true'
 require '(.date | type) == "string" and (.cpus | '"$number"')'
-require '.simulation.cases | length == 4'
+require '.simulation.cases | length == 6'
 for field in $case_fields; do
   require "[.simulation.cases[].ours.$field | $number] | all"
   require "[.simulation.cases[].plain.$field | $number] | all"
@@ -41,8 +41,8 @@ require '[.simulation.cases[].plain | .passed and .delivered_bytes == .expected_
 require '[.simulation.cases[].plain.largest_link_difference_packets == 0] | all'
 require '[.simulation.cases[] | (.wall_ratio | '"$number"') and (.cpu_ratio | '"$number"')] | all'
 require '[.simulation.cases[] | .ours.packet_hops == .plain.packet_hops and .plain.packet_hops > 0] | all'
-require '[.simulation.cases[].mode] | unique == ["both", "unicast"]'
-require '.memory | length == 2'
+require '[.simulation.cases[].mode] | unique == ["both", "tree", "unicast"]'
+require '.memory | length == 3'
 for field in small_model_bytes large_model_bytes small_peak_rss_mb large_peak_rss_mb ratio; do
   require "[.memory[].$field | $number] | all"
 done
@@ -65,7 +65,7 @@ require '[.scale.plain_cases[] | .passed and .delivered_bytes == .expected_bytes
 require '[range(2) as $k | .scale.cases[$k].packet_hops == .scale.plain_cases[$k].packet_hops] | all'
 require '[.scale.plain_cases[].largest_link_difference_packets == 0] | all'
 require '(.scale.log_log_slope | '"$number"') and (.scale.plain_log_log_slope | '"$number"')'
-require '.targets | length == 8'
+require '.targets | length == 10'
 require '[.targets[] | (.name | type == "string") and (.target | '"$number"') and (.met | type == "boolean")] | all'
 if ! grep -q '^Targets' bench-smoke.txt; then
   echo "bench-smoke: the printed report has no Targets section" >&2

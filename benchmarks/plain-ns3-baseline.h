@@ -46,7 +46,11 @@ class WanTopologyHelper;
  *   run delivered on that link;
  * - both: the senders' group flows with the members' access down links removed from the
  *   routers' multicast routes (a copy ends at the member's router, where our FPGA absorbs it),
- *   plus the same router-to-island aggregate flows.
+ *   plus the same router-to-island aggregate flows;
+ * - tree: each member's contributions flow from its island to the first router whose FPGA
+ *   sums them (or to the root island), each partial aggregate from the router that sent it to
+ *   the next router that sums it (or to the root island), and the root's totals go to its
+ *   group over the source tree from the root.
  * The transport's control packets (READY, DONE, NACK) are not replayed: a few per stream.
  */
 class PlainNs3Baseline

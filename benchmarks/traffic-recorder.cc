@@ -6,9 +6,12 @@
 
 #include "traffic-recorder.h"
 
+#include "aggregator-net-device.h"
+#include "inline-fpga.h"
 #include "island-sync-header.h"
 #include "training-island-application.h"
 #include "training-run.h"
+#include "wan-topology-helper.h"
 
 #include "ns3/abort.h"
 #include "ns3/callback.h"
@@ -55,6 +58,7 @@ TrafficRecorder::TrafficRecorder(TrainingRun& run)
     NS_LOG_FUNCTION(this);
     CapabilityMode mode = run.GetConfig().mode;
     m_aggregated = mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
+    m_tree = mode == CapabilityMode::TREE;
     m_sent.resize(m_n * (m_n + 1));
     m_aggregates.resize(m_n);
     m_control.resize(m_n * m_n);
@@ -69,6 +73,24 @@ TrafficRecorder::TrafficRecorder(TrainingRun& run)
                                            MakeCallback(&TrafficRecorder::OnRoundFinished, this));
         (*app)->TraceConnectWithoutContext("ControlSent",
                                            MakeCallback(&TrafficRecorder::OnControlSent, this));
+    }
+    if (m_tree)
+    {
+        const WanTopologyHelper& scenario = run.GetScenario();
+        for (uint32_t city = 0; city < m_n; ++city)
+        {
+            m_islandOfAddress.emplace(scenario.GetIslandAddress(city), city);
+        }
+        for (uint32_t city : scenario.GetAggregationCities())
+        {
+            for (AggregatorNetDevice* port : scenario.GetFpga(city)->GetPorts())
+            {
+                uint32_t link = scenario.GetDirectedLinkOfTxDevice(port);
+                port->TraceConnectWithoutContext(
+                    "AggregateOut",
+                    MakeCallback(&TrafficRecorder::OnAggregateOut, this, city, link));
+            }
+        }
     }
 }
 
@@ -95,13 +117,95 @@ TrafficRecorder::OnChunkSent(uint32_t island,
                              bool resent)
 {
     bool group = destination == TrainingIslandApplication::ALL_MEMBERS;
+    m_resent += resent ? 1 : 0;
+    if (m_tree && !group && header.GetType() == IslandSyncHeader::DATA)
+    {
+        const ExchangePlan& plan = m_run.GetApp(island)->GetPlan(header.GetRound());
+        if (plan.mode == CapabilityMode::TREE && destination == plan.treeRoot)
+        {
+            AddTowardRoot(island, plan.treeRoot, header, PayloadBytes(modelBytes), island, false);
+            return;
+        }
+    }
     Stream& stream = m_sent[island * (m_n + 1) + (group ? m_n : destination)];
     if (group && stream.packets == 0)
     {
         stream.group = m_run.GetApp(island)->GetPlan(header.GetRound()).group;
     }
     Add(stream, PayloadBytes(modelBytes));
-    m_resent += resent ? 1 : 0;
+}
+
+void
+TrafficRecorder::OnAggregateOut(uint32_t router,
+                                uint32_t link,
+                                const IslandSyncHeader& header,
+                                bool /* complete */)
+{
+    const WanTopologyHelper& scenario = m_run.GetScenario();
+    Ptr<AggregatorNetDevice> port = DynamicCast<AggregatorNetDevice>(scenario.GetTxDevice(link));
+    const AggregatorNetDevice::Expectation* expectation =
+        port->GetExpectation(header.GetJobId(), header.GetRound(), header.GetCliqueId());
+    const WanTopology& routing = scenario.GetRouting();
+    NS_ABORT_MSG_UNLESS(expectation && expectation->root != Ipv4Address(),
+                        "TrafficRecorder: an aggregate on " << routing.GetDirectedLinkName(link)
+                                                            << " without a tree expectation");
+    auto root = m_islandOfAddress.find(expectation->root);
+    NS_ABORT_MSG_IF(root == m_islandOfAddress.end(),
+                    "TrafficRecorder: no island has address " << expectation->root);
+    const ExchangePlan& plan = m_run.GetApp(root->second)->GetPlan(header.GetRound());
+    const uint32_t payloadBytes = PayloadBytes(plan.GetPayloadBytes(header.GetChunkIndex()));
+    if (router == root->second)
+    {
+        // The root's router sums on its access down link: the root island receives it.
+        Add(m_treeFlows[{router, true, router, false}], payloadBytes);
+        return;
+    }
+    const WanRoute& route = routing.GetRoute(router, root->second);
+    NS_ABORT_MSG_UNLESS(route.links.size() > 2 && route.links[1] == link,
+                        "TrafficRecorder: an aggregate on " << routing.GetDirectedLinkName(link)
+                                                            << ", off the route toward island "
+                                                            << root->second);
+    AddTowardRoot(route.cities[1], root->second, header, payloadBytes, router, true);
+}
+
+void
+TrafficRecorder::AddTowardRoot(uint32_t from,
+                               uint32_t root,
+                               const IslandSyncHeader& header,
+                               uint32_t payloadBytes,
+                               uint32_t source,
+                               bool fromRouter)
+{
+    const WanTopologyHelper& scenario = m_run.GetScenario();
+    const WanTopology& routing = scenario.GetRouting();
+    const Ipv4Address rootAddress = scenario.GetIslandAddress(root);
+    const uint64_t bits = header.GetType() == IslandSyncHeader::DATA
+                              ? IslandSyncHeader::GetContributorBit(header.GetSender())
+                              : header.GetContributors();
+    // Whether the router's port on a link sums the packet (AggregatorNetDevice's rule).
+    auto sums = [&](uint32_t link) {
+        Ptr<AggregatorNetDevice> port =
+            DynamicCast<AggregatorNetDevice>(scenario.GetTxDevice(link));
+        const AggregatorNetDevice::Expectation* expectation =
+            port ? port->GetExpectation(header.GetJobId(), header.GetRound(), header.GetCliqueId())
+                 : nullptr;
+        return expectation && expectation->root == rootAddress &&
+               (expectation->contributors & bits) == bits;
+    };
+    uint32_t city = from;
+    while (city != root && !sums(routing.GetRoute(city, root).links.at(1)))
+    {
+        city = routing.GetRoute(city, root).cities.at(1);
+    }
+    if (city == root && !sums(routing.GetAccessDownLink(root)))
+    {
+        // No router sums it: the root island receives it.
+        Stream& stream = fromRouter ? m_treeFlows[{source, true, root, false}]
+                                    : m_sent[source * (m_n + 1) + root];
+        Add(stream, payloadBytes);
+        return;
+    }
+    Add(m_treeFlows[{source, fromRouter, city, true}], payloadBytes);
 }
 
 void
@@ -144,7 +248,8 @@ TrafficRecorder::GetTraffic() const
     const WanTopology& topology = m_run.GetTopology();
     CapabilityMode mode = m_run.GetConfig().mode;
     PlainNs3Baseline::Traffic traffic;
-    traffic.multicast = mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH;
+    traffic.multicast = mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH ||
+                        mode == CapabilityMode::TREE;
     traffic.absorbAtMemberRouters = traffic.multicast && m_aggregated;
 
     // A stream's flow, appended to the traffic (nullptr for a stream without packets). Its
@@ -218,6 +323,23 @@ TrafficRecorder::GetTraffic() const
             flow->fromRouter = true;
             flow->target = PlainNs3Baseline::Target::ISLAND;
             flow->destination = island;
+        }
+    }
+    const WanTopology& routing = m_run.GetScenario().GetRouting();
+    for (const auto& [key, stream] : m_treeFlows)
+    {
+        const auto& [source, fromRouter, end, atRouter] = key;
+        // The link the flow leaves on: the sender's first.
+        uint32_t first = !fromRouter     ? topology.GetAccessUpLink(source)
+                         : source == end ? topology.GetAccessDownLink(end)
+                                         : routing.GetRoute(source, end).links.at(1);
+        if (PlainNs3Baseline::Flow* flow =
+                addFlow(stream, source, topology.GetDirectedLinkCapacityGbps(first) * 1e9))
+        {
+            flow->fromRouter = fromRouter;
+            flow->target =
+                atRouter ? PlainNs3Baseline::Target::ROUTER : PlainNs3Baseline::Target::ISLAND;
+            flow->destination = end;
         }
     }
     return traffic;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -35,7 +36,14 @@ class TrainingRun;
  * the island's access down link; ring mode's partial sums, also AGGREGATE chunks, are streams
  * between islands like any other) the same way; their start is the first arrival minus the
  * transmission and propagation time of that link. Repairs and probes are packets on the wire
- * like any other and are counted (GetResentChunks tells how many there were). The control
+ * like any other and are counted (GetResentChunks tells how many there were). In tree mode
+ * a contribution addressed to the root ends at the first router on its route whose FPGA port
+ * sums it (the port's expectation for the chunk's round and clique covers its contributor
+ * bits), or at the root island when none does: the members' DATA are recorded as flows from
+ * their island to that router (or island), and every partial aggregate a port sends
+ * (its AggregateOut trace, at the time it leaves) as a flow from the port's router to the next
+ * router that sums it, or to the root island; the root's total is a group stream like any
+ * other. The control
  * messages (READY, DONE, NACK: the ControlSent trace) are streams of their own, per sender and
  * destination island, recorded the same way, so that the baseline puts every packet of the run
  * on the wire.
@@ -101,6 +109,33 @@ class TrafficRecorder
                          uint32_t modelBytes,
                          bool duplicate);
     /**
+     * @param router the city of the router whose FPGA port sent it
+     * @param link the directed link of that port
+     * @param header the aggregate's header
+     * @param complete whether every expected contribution is in it
+     */
+    void OnAggregateOut(uint32_t router,
+                        uint32_t link,
+                        const IslandSyncHeader& header,
+                        bool complete);
+    /**
+     * @brief Tree mode: add a packet addressed to the root to the flow it belongs to, ending at
+     * the first router after `from` whose FPGA port sums it, or at the root island.
+     * @param from the city whose router forwards the packet first (the sender's, or the next
+     *        router after the port that sent it)
+     * @param root the clique's root island
+     * @param header the packet's header (round, clique, contributor bits)
+     * @param payloadBytes its UDP payload bytes
+     * @param source the sender's city
+     * @param fromRouter whether the sender is that city's router (else its island)
+     */
+    void AddTowardRoot(uint32_t from,
+                       uint32_t root,
+                       const IslandSyncHeader& header,
+                       uint32_t payloadBytes,
+                       uint32_t source,
+                       bool fromRouter);
+    /**
      * @param island the sender
      * @param destination the receiving island
      * @param header the message's header (the whole UDP payload)
@@ -117,9 +152,16 @@ class TrafficRecorder
                          uint32_t clique,
                          const std::vector<float>& parameters);
 
-    TrainingRun& m_run;               //!< the run
-    uint32_t m_n{0};                  //!< islands
-    bool m_aggregated{false};         //!< whether FPGAs absorb the contributions
+    /** Tree mode: where a flow starts and ends (sender city, from its router?, end city, at
+     * its router?). */
+    using TreeFlowKey = std::tuple<uint32_t, bool, uint32_t, bool>;
+
+    TrainingRun& m_run;                        //!< the run
+    uint32_t m_n{0};                           //!< islands
+    bool m_aggregated{false};                  //!< whether FPGAs absorb the contributions
+    bool m_tree{false};                        //!< whether router FPGAs sum toward the roots
+    std::map<TreeFlowKey, Stream> m_treeFlows; //!< tree mode: flows that start or end at a router
+    std::map<Ipv4Address, uint32_t> m_islandOfAddress; //!< tree mode: island address -> city
     std::vector<Stream> m_sent;       //!< [sender x (N + 1) + destination], N: the group
     std::vector<Stream> m_aggregates; //!< AGGREGATEs received, by island
     std::vector<Stream> m_control;    //!< [sender x N + destination] READY, DONE and NACK

@@ -46,7 +46,7 @@ const std::string PROGRAM = "wan-bench";
 /**
  * @param text a comma-separated list of mode names
  * @return the modes
- * @throws WanInputError on an unknown or analytic-only mode
+ * @throws WanInputError on an unknown mode
  */
 std::vector<CapabilityMode>
 ParseModes(const std::string& text)
@@ -57,14 +57,6 @@ ParseModes(const std::string& text)
     while (std::getline(in, name, ','))
     {
         CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--modes", name);
-        if (mode == CapabilityMode::TREE)
-        {
-            throw WanInputError(PROGRAM,
-                                "--modes",
-                                "mode 'tree' is not benchmarked yet: the plain-ns-3 baseline "
-                                "replays island traffic only, not the routers' partial "
-                                "aggregates");
-        }
         modes.push_back(mode);
     }
     if (modes.empty())
