@@ -16,6 +16,7 @@
 #include "wan-input-error.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
@@ -280,6 +281,7 @@ TrainingRun::Build()
     training.SetAttribute("ChunkBytes", UintegerValue(m_config.chunkBytes));
     training.SetAttribute("ParameterCount", UintegerValue(m_config.parameterCount));
     training.SetAttribute("LocalSteps", UintegerValue(m_config.localSteps));
+    training.SetAttribute("Overlap", BooleanValue(m_config.overlap));
     training.SetAttribute("StepTime", TimeValue(m_config.stepTime));
     training.SetAttribute("LearningRate", DoubleValue(m_config.learningRate));
     training.SetAttribute("Heterogeneity", DoubleValue(m_config.heterogeneity));
@@ -595,6 +597,7 @@ TrainingRun::GetConfigJson() const
         {"parameter_count", m_config.parameterCount},
         {"rounds", m_config.rounds},
         {"local_steps", m_config.localSteps},
+        {"overlap", m_config.overlap},
         {"step_time_s", m_config.stepTime.GetSeconds()},
         {"learning_rate", m_config.learningRate},
         {"heterogeneity", m_config.heterogeneity},

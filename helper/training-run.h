@@ -94,6 +94,7 @@ class TrainingRun
         uint32_t chunkBytes{0};        //!< ChunkBytes (0: fill the path MTU; else a multiple of 4)
         uint32_t parameterCount{1024}; //!< ParameterCount, real float32 values
         uint32_t localSteps{10};       //!< LocalSteps per round
+        bool overlap{false};           //!< Overlap: compute overlaps the exchange (streaming)
         Time stepTime{MilliSeconds(10)};   //!< StepTime of one local step
         double learningRate{0.05};         //!< LearningRate, in (0, 1)
         double heterogeneity{1};           //!< Heterogeneity of the islands' objectives

@@ -329,16 +329,29 @@ CliqueMembership::AnnounceRound(uint32_t round, uint64_t excluded, bool barrier)
             }
         }
     }
-    else if (round > 0 && barrier)
+    else if (round > 0 && barrier && round != m_announcedAhead)
     {
-        const bool ring = plan.mode == CapabilityMode::RING;
-        for (uint32_t other : plan.members)
+        SendReadyToSenders(round, plan);
+    }
+}
+
+void
+CliqueMembership::AnnounceAhead(uint32_t round)
+{
+    m_announcedAhead = round;
+    SendReadyToSenders(round, GetBasePlan(round));
+}
+
+void
+CliqueMembership::SendReadyToSenders(uint32_t round, const ExchangePlan& plan)
+{
+    const bool ring = plan.mode == CapabilityMode::RING;
+    for (uint32_t other : plan.members)
+    {
+        // Ring: only the predecessor sends to this island.
+        if (other != m_island && (!ring || other == plan.predecessor))
         {
-            // Ring: only the predecessor sends to this island.
-            if (other != m_island && (!ring || other == plan.predecessor))
-            {
-                SendReady(round, other, false);
-            }
+            SendReady(round, other, false);
         }
     }
 }

@@ -177,6 +177,13 @@ class CliqueMembership
      */
     void AnnounceRound(uint32_t round, uint64_t excluded, bool barrier);
     /**
+     * @brief With overlap: tell the members of a round (ring mode: the predecessor) by READY
+     * that this island takes that round's chunks already, while the round before is still being
+     * exchanged; AnnounceRound then sends no READY for it again (a view still goes out).
+     * @param round the next round, whose local steps start now
+     */
+    void AnnounceAhead(uint32_t round);
+    /**
      * @brief Exclude a member from a round (now, or when the round starts).
      * @param round the round (the current one or a later one)
      * @param member a member of the round's clique
@@ -232,6 +239,13 @@ class CliqueMembership
      */
     void ReadyTimeout(uint32_t round);
     /**
+     * @brief Send READY of a round to the members that send to this island in it (ring mode:
+     * the predecessor alone).
+     * @param round the round
+     * @param plan its plan
+     */
+    void SendReadyToSenders(uint32_t round, const ExchangePlan& plan);
+    /**
      * @param round the current round
      * @return the period of the READY requests
      */
@@ -254,6 +268,7 @@ class CliqueMembership
     std::map<uint32_t, ExchangePlan> m_viewPlans;     //!< plans of rounds with exclusions
     std::vector<uint32_t> m_peerRound;                //!< highest round announced, by island
     std::vector<Time> m_peerAnnouncedAt;              //!< when that round was learned, by island
+    uint32_t m_announcedAhead{UINT32_MAX};            //!< the round AnnounceAhead announced
     std::map<uint32_t, uint32_t> m_silence;           //!< member -> requests unanswered
     std::map<uint32_t, uint64_t> m_pendingExclusions; //!< later round -> members to exclude
     std::map<uint32_t, uint32_t> m_departed;          //!< member -> round it was gone in

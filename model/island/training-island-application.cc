@@ -86,6 +86,15 @@ TrainingIslandApplication::GetTypeId()
                           TimeValue(MilliSeconds(10)),
                           MakeTimeAccessor(&TrainingIslandApplication::m_stepTime),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("Overlap",
+                          "Overlap compute with the exchange (streaming): round r+1's local steps "
+                          "run while round r's exchange is on the wire, starting from the "
+                          "parameters at round r's snapshot, and round r's average is applied "
+                          "when it arrives as x <- x + (avg_r - x_r). Round r+1's snapshot waits "
+                          "for round r's average.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&TrainingIslandApplication::m_overlap),
+                          MakeBooleanChecker())
             .AddAttribute("LearningRate",
                           "Gradient step size eta (stable below 1 for the local objectives).",
                           DoubleValue(0.05),
@@ -176,12 +185,15 @@ TrainingIslandApplication::GetTypeId()
                 "ns3::TrainingIslandApplication::RoundStartedCallback")
             .AddTraceSource(
                 "ExchangeStarted",
-                "Local compute ended; the exchange of this contribution starts.",
+                "Local compute ended; the exchange of this contribution (the round's snapshot "
+                "x_r) starts.",
                 MakeTraceSourceAccessor(&TrainingIslandApplication::m_exchangeStartedTrace),
                 "ns3::TrainingIslandApplication::ParametersCallback")
             .AddTraceSource(
                 "RoundFinished",
-                "A round ended; the parameters are the clique average.",
+                "A round ended; the parameters are the clique average avg_r (what is verified). "
+                "Without Overlap they are the island's new parameters; with Overlap the island "
+                "applied x <- x + (avg_r - x_r) to the parameters it computed on since x_r.",
                 MakeTraceSourceAccessor(&TrainingIslandApplication::m_roundFinishedTrace),
                 "ns3::TrainingIslandApplication::ParametersCallback")
             .AddTraceSource("ChunkSent",
@@ -565,6 +577,8 @@ TrainingIslandApplication::StartApplication()
     }
     m_round = 0;
     m_exchanging = false;
+    m_computing = false;
+    m_computeRound = NEVER;
     m_running = true;
     StartRound();
 }
@@ -674,6 +688,22 @@ TrainingIslandApplication::StartRound()
     const uint64_t excluded = m_membership->TakeStartExclusions(m_round);
     m_roundStartedTrace(m_island, m_round);
     m_membership->AnnounceRound(m_round, excluded, m_cliqueBarrier);
+    if (!m_overlap || m_computeRound != m_round)
+    {
+        StartCompute(m_round);
+    }
+    else if (!m_computing)
+    {
+        // Overlap: this round's steps ran during the last exchange; snapshot now.
+        m_stepEvent = Simulator::ScheduleNow(&TrainingIslandApplication::StartExchange, this);
+    }
+}
+
+void
+TrainingIslandApplication::StartCompute(uint32_t round)
+{
+    m_computeRound = round;
+    m_computing = true;
     m_stepsDone = 0;
     if (m_localSteps > 0)
     {
@@ -681,7 +711,7 @@ TrainingIslandApplication::StartRound()
     }
     else
     {
-        m_stepEvent = Simulator::ScheduleNow(&TrainingIslandApplication::StartExchange, this);
+        m_stepEvent = Simulator::ScheduleNow(&TrainingIslandApplication::ComputeDone, this);
     }
 }
 
@@ -696,6 +726,17 @@ TrainingIslandApplication::LocalStep()
     }
     else
     {
+        ComputeDone();
+    }
+}
+
+void
+TrainingIslandApplication::ComputeDone()
+{
+    m_computing = false;
+    // Overlap: the snapshot of a round waits until the exchange before it is over.
+    if (!m_overlap || (m_computeRound == m_round && !m_exchanging))
+    {
         StartExchange();
     }
 }
@@ -705,7 +746,28 @@ TrainingIslandApplication::StartExchange()
 {
     NS_LOG_FUNCTION(this << m_round);
     m_exchangeStartedTrace(m_island, m_round, GetPlan(m_round).clique, m_parameters);
+    if (m_overlap)
+    {
+        m_snapshot = m_parameters;
+        if (m_round + 1 < m_rounds && m_round + 1 != m_crashRound)
+        {
+            StartCompute(m_round + 1);
+            if (m_cliqueBarrier)
+            {
+                // The next round's chunks are welcome from now on: its READY goes out while
+                // this round's exchange runs, so no stream of it waits for one later.
+                m_membership->AnnounceAhead(m_round + 1);
+            }
+        }
+    }
     BeginExchange();
+}
+
+const std::vector<float>&
+TrainingIslandApplication::GetSnapshot() const
+{
+    // Without overlap the parameters do not move during the exchange.
+    return m_overlap ? m_snapshot : m_parameters;
 }
 
 void
@@ -718,10 +780,10 @@ TrainingIslandApplication::BeginExchange()
         return;
     }
     Ptr<IslandExchange> exchange = m_exchanges->Get(m_round);
-    exchange->Begin(m_parameters);
+    exchange->Begin(GetSnapshot());
     // Every member the exchange waits for is asked, and excluded when it never answers.
     m_membership->StartReadyTimer(m_round, exchange->RearmsReadyTimer());
-    exchange->Contribute(m_parameters);
+    exchange->Contribute(GetSnapshot());
     m_exchanging = true;
     CheckExchangeComplete();
 }
@@ -733,6 +795,10 @@ TrainingIslandApplication::FinishRound()
     const ExchangePlan& plan = GetPlan(m_round);
     m_membership->StopReadyTimer();
     Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
+    // Without overlap the average replaces the parameters (which hold the snapshot); with
+    // overlap it is taken apart and the parameters, which moved on, get avg_r - x_r.
+    std::vector<float> average;
+    std::vector<float>& mixed = m_overlap ? (average = m_snapshot) : m_parameters;
     if (plan.members.size() < 2)
     {
         // Idle, alone, or every other member excluded: the parameters stay; drop what may have
@@ -747,12 +813,18 @@ TrainingIslandApplication::FinishRound()
     {
         m_lastContributors = plan.GetMemberBits();
         NS_ASSERT(exchange && exchange->HasReceiveSide());
-        // m_parameters still holds the snapshot.
-        exchange->Finish(m_parameters);
+        exchange->Finish(mixed);
+    }
+    if (m_overlap)
+    {
+        for (std::size_t v = 0; v < m_parameters.size(); ++v)
+        {
+            m_parameters[v] += average[v] - m_snapshot[v];
+        }
     }
     m_exchanges->MarkPrune();
     m_exchanging = false;
-    m_roundFinishedTrace(m_island, m_round, plan.clique, m_parameters);
+    m_roundFinishedTrace(m_island, m_round, plan.clique, mixed);
     ++m_round;
     StartRound();
 }
@@ -880,6 +952,13 @@ TrainingIslandApplication::DescribeState() const
     }
     Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
     state << (exchange ? exchange->Describe() : "exchanging");
+    if (m_overlap && m_computeRound > m_round)
+    {
+        state << "; round " << m_computeRound << ": "
+              << (m_computing ? "computing (local step " + std::to_string(m_stepsDone) + " of " +
+                                    std::to_string(m_localSteps) + ")"
+                              : "snapshot waits for this exchange");
+    }
     return state.str();
 }
 

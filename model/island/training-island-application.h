@@ -45,8 +45,12 @@ class Address;
  *
  * Round r (0 <= r < Rounds) uses schedule round r mod P: `LocalSteps` gradient steps of
  * `StepTime` each on the island's LocalObjective, then the exchange of the parameters with the
- * other members of its clique (capability `Mode`: unicast, multicast, aggregation, both or the
- * ring all-reduce), then the average of the members' contributions; a member that stops
+ * other members of its clique (capability `Mode`: unicast, multicast, aggregation, both, ring or
+ * tree), then the average of the members' contributions. With `Overlap` (streaming) the steps
+ * of round r+1 run while round r's exchange is on the wire, from the parameters at round r's
+ * snapshot x_r, and round r's average is applied when it arrives as x <- x + (avg_r - x_r);
+ * round r+1's snapshot waits for it, so a round takes max(compute, exchange) from snapshot to
+ * snapshot (doc/wan-training.rst, "Overlap"). A member that stops
  * answering is excluded, a stream that stalls halfway makes the island abandon the round, and
  * `CrashRound` makes it leave. The exchange is paced UDP with NACK repair, a per-clique READY
  * barrier and DONE acknowledgements, the same transport in every mode. The application owns the
@@ -191,8 +195,9 @@ class TrainingIslandApplication : public Application
      * @param island the island
      * @param round the round
      * @param clique the island's clique index in the round, or CliqueSchedule::IDLE
-     * @param parameters at exchange start: the contribution (pre-exchange parameters); at round
-     *        end: the new parameters
+     * @param parameters at exchange start: the contribution (the snapshot x_r); at round end:
+     *        the clique average avg_r (the new parameters without Overlap; with Overlap the
+     *        island's parameters become x + (avg_r - x_r))
      */
     typedef void (*ParametersCallback)(uint32_t island,
                                        uint32_t round,
@@ -373,10 +378,20 @@ class TrainingIslandApplication : public Application
 
     /** Start round m_round (or finish when every round is done). */
     void StartRound();
+    /**
+     * @brief Start the local steps of a round (m_round; with overlap also the next round, at
+     * m_round's snapshot).
+     * @param round the round
+     */
+    void StartCompute(uint32_t round);
     /** One local gradient step. */
     void LocalStep();
+    /** The local steps of m_computeRound are done: snapshot, unless overlap makes it wait. */
+    void ComputeDone();
     /** Snapshot the parameters and start the clique exchange of m_round. */
     void StartExchange();
+    /** @return the contribution of m_round: its snapshot (the parameters without overlap) */
+    const std::vector<float>& GetSnapshot() const;
     /** Start (or, after a ring's view changed, restart) the exchange of m_round. */
     void BeginExchange();
     /** End round m_round: mix and move on. */
@@ -420,6 +435,7 @@ class TrainingIslandApplication : public Application
     uint32_t m_maxRepairAttempts{50};               //!< attempts without progress before giving up
     Time m_aggregationTimeout{MilliSeconds(500)};   //!< the FPGAs' Timeout (NACK patience)
     uint32_t m_crashRound{NEVER}; //!< the round the island leaves at (NEVER: it does not)
+    bool m_overlap{false};        //!< whether compute overlaps the exchange
 
     // Scenario.
     uint32_t m_island{0};                             //!< this island
@@ -438,11 +454,14 @@ class TrainingIslandApplication : public Application
     std::vector<float> m_parameters;                     //!< current parameters
     uint32_t m_round{0};                                 //!< current round
     bool m_exchanging{false};                            //!< whether m_round is in its exchange
-    uint32_t m_stepsDone{0};                             //!< local steps done in m_round
-    EventId m_stepEvent;                                 //!< next local step
-    bool m_running{false};                               //!< between start and stop
-    bool m_crashed{false};                               //!< whether CrashRound was reached
-    uint64_t m_lastContributors{0};                      //!< contributors of the last round
+    uint32_t m_stepsDone{0};                             //!< local steps done in m_computeRound
+    uint32_t m_computeRound{0};     //!< the round whose local steps run or ran last
+    bool m_computing{false};        //!< whether local steps are under way
+    std::vector<float> m_snapshot;  //!< overlap: the contribution of m_round
+    EventId m_stepEvent;            //!< next local step
+    bool m_running{false};          //!< between start and stop
+    bool m_crashed{false};          //!< whether CrashRound was reached
+    uint64_t m_lastContributors{0}; //!< contributors of the last round
 
     // Counters.
     uint64_t m_chunksSent{0};      //!< chunks sent
