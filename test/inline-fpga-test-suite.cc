@@ -21,6 +21,7 @@
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -446,13 +447,36 @@ class InlineFpgaTestCase : public TestCase
     }
 
     /**
+     * @param x a float32 input of an FPGA
+     * @return it in the FPGA's accumulator: round-half-even(x 2^32) (64-bit fixed point)
+     */
+    static int64_t Fixed(float x)
+    {
+        return static_cast<int64_t>(std::nearbyint(std::ldexp(static_cast<double>(x), 32)));
+    }
+
+    /**
+     * @param sums fixed-point sums
+     * @return them read back as the FPGA sends them: float32(sum 2^-32)
+     */
+    static std::vector<float> ToFloats(const std::vector<int64_t>& sums)
+    {
+        std::vector<float> values(sums.size());
+        for (std::size_t v = 0; v < sums.size(); ++v)
+        {
+            values[v] = static_cast<float>(std::ldexp(static_cast<double>(sums[v]), -32));
+        }
+        return values;
+    }
+
+    /**
      * @param contributors some contributors
      * @param chunk a chunk
-     * @return their values summed as an FPGA sums: in double, rounded once to float32
+     * @return their values summed in the FPGA's fixed point (each input converted once)
      */
-    static std::vector<float> Sum(uint64_t contributors, uint32_t chunk)
+    static std::vector<int64_t> FixedSum(uint64_t contributors, uint32_t chunk)
     {
-        std::vector<double> sums(VALUES, 0.0);
+        std::vector<int64_t> sums(VALUES, 0);
         for (uint32_t island = 0; island < IslandSyncHeader::MAX_ISLANDS; ++island)
         {
             if (contributors & (uint64_t{1} << island))
@@ -460,11 +484,21 @@ class InlineFpgaTestCase : public TestCase
                 const std::vector<float> values = Values(island, chunk);
                 for (uint32_t v = 0; v < VALUES; ++v)
                 {
-                    sums[v] += values[v];
+                    sums[v] += Fixed(values[v]);
                 }
             }
         }
-        return std::vector<float>(sums.begin(), sums.end());
+        return sums;
+    }
+
+    /**
+     * @param contributors some contributors
+     * @param chunk a chunk
+     * @return their values summed as an FPGA sums them (FixedSum), rounded once to float32
+     */
+    static std::vector<float> Sum(uint64_t contributors, uint32_t chunk)
+    {
+        return ToFloats(FixedSum(contributors, chunk));
     }
 
     /**
@@ -639,13 +673,14 @@ class InlineFpgaTestCase : public TestCase
                         const std::vector<float>& below = {},
                         uint64_t belowBits = 0)
     {
-        // What the FPGA adds: the float32 values of its inputs, in double, rounded once.
-        std::vector<float> expected = Sum(contributors & ~belowBits, chunk);
+        // What the FPGA adds: each float32 input (the DATA, and the partial aggregate from
+        // below as one input) in 64-bit fixed point, read back and rounded once to float32.
+        std::vector<int64_t> sums = FixedSum(contributors & ~belowBits, chunk);
         for (std::size_t v = 0; v < below.size(); ++v)
         {
-            expected[v] = static_cast<float>(
-                static_cast<double>(Sum(contributors & ~belowBits, chunk)[v]) + below[v]);
+            sums[v] += Fixed(below[v]);
         }
+        const std::vector<float> expected = ToFloats(sums);
         if (index >= sentPackets.size())
         {
             NS_TEST_EXPECT_MSG_LT(index, sentPackets.size(), what << ": sent");

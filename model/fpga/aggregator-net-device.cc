@@ -6,6 +6,7 @@
 
 #include "aggregator-net-device.h"
 
+#include "fixed-point-sum.h"
 #include "sync-protocol.h"
 
 #include "ns3/abort.h"
@@ -366,6 +367,8 @@ AggregatorNetDevice::PassReasonToString(PassReason reason)
         return "mismatch";
     case OVERLAP:
         return "overlap";
+    case OVERFLOW:
+        return "overflow";
     }
     return "unknown";
 }
@@ -436,9 +439,12 @@ AggregatorNetDevice::CanDefer(const Contribution& contribution) const
         return false;
     }
     const Slot& slot = chunk.slot;
+    // A deferred contribution must be summed, whatever else the slot gets first: it and every
+    // contribution in the slot must be safe from overflow.
     return (slot.expected & bits) == bits && (slot.contributors & bits) == 0 &&
            ((slot.contributors | chunk.deferred | bits) & slot.expected) != slot.expected &&
-           SameLayout(slot, contribution) && contribution.exit < slot.deadline;
+           SameLayout(slot, contribution) && contribution.exit < slot.deadline && slot.safe &&
+           FixedPointSum::IsSafe(contribution.header.GetValues(), __builtin_popcountll(bits));
 }
 
 bool
@@ -607,7 +613,7 @@ AggregatorNetDevice::SnoopView(const IslandSyncHeader& header, Ipv4Address desti
         auto it = m_chunks.find(key);
         if (it != m_chunks.end() && it->second.open)
         {
-            Release(key, it->second, true);
+            Release(key, it->second, true, false);
         }
     }
 }
@@ -682,7 +688,8 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.valueOffset = header.GetValueOffset();
         slot.paddingBytes = contribution.paddingBytes;
         slot.destination = contribution.destination;
-        slot.sums.assign(values.size(), 0.0);
+        slot.sums.assign(values.size(), 0);
+        slot.safe = true;
         slot.opening = m_openings++;
         slot.deadline = Simulator::Now() + m_timeout;
         m_deadlines.emplace(slot.deadline, slot.opening, key);
@@ -720,19 +727,35 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         NotePassThrough(contribution.packet, MISMATCH);
         Emit(contribution.packet);
     }
+    else if (!FixedPointSum::Add(slot.sums, values))
+    {
+        // It would overflow the accumulator (CanDefer never defers such a one): the slot
+        // leaves at once with what it holds, the chunk closes, and this and every later
+        // contribution of the chunk pass to be summed by the receivers.
+        NS_ASSERT_MSG(!contribution.deferred, broken);
+        NS_LOG_LOGIC("overflow " << header);
+        NotePassThrough(contribution.packet, OVERFLOW);
+        Emit(contribution.packet);
+        if (slot.contributors != 0)
+        {
+            Release(key, chunk, false, false);
+        }
+        else
+        {
+            Free(key, chunk);
+        }
+        return;
+    }
     else
     {
-        for (std::size_t v = 0; v < values.size(); ++v)
-        {
-            slot.sums[v] += static_cast<double>(values[v]);
-        }
         slot.contributors |= bits;
+        slot.safe = slot.safe && FixedPointSum::IsSafe(values, __builtin_popcountll(bits));
         ++m_contributionsSummed;
     }
     if (slot.contributors != 0 && (slot.contributors & slot.expected) == slot.expected)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
-        Release(key, chunk, true);
+        Release(key, chunk, true, false);
     }
 }
 
@@ -746,16 +769,16 @@ AggregatorNetDevice::ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk)
 }
 
 void
-AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete)
+AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, bool timeout)
 {
-    NS_LOG_FUNCTION(this << complete);
+    NS_LOG_FUNCTION(this << complete << timeout);
     NS_ASSERT(chunk.open);
     Slot& slot = chunk.slot;
 
     std::vector<float> values(slot.sums.size());
     for (std::size_t v = 0; v < values.size(); ++v)
     {
-        values[v] = static_cast<float>(slot.sums[v]);
+        values[v] = FixedPointSum::ToFloat(slot.sums[v]);
     }
     IslandSyncHeader header;
     header.SetType(IslandSyncHeader::AGGREGATE);
@@ -794,21 +817,27 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete)
     packet->AddHeader(ip);
 
     uint64_t missing = slot.expected & ~slot.contributors;
-    Close(key);
-    chunk.open = false;
-    m_slotsInUse = m_slotsInUse - 1;
-    Fpga().ReleaseSlot();
-    ForgetIfIdle(key, chunk);
+    Free(key, chunk);
 
     NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);
     ++m_aggregatesOut;
     m_aggregateOutTrace(header, complete);
-    if (!complete)
+    if (timeout)
     {
         ++m_timeouts;
         m_timeoutTrace(header, missing);
     }
     Emit(packet);
+}
+
+void
+AggregatorNetDevice::Free(const ChunkKey& key, ChunkState& chunk)
+{
+    Close(key);
+    chunk.open = false;
+    m_slotsInUse = m_slotsInUse - 1;
+    Fpga().ReleaseSlot();
+    ForgetIfIdle(key, chunk);
 }
 
 std::size_t
@@ -837,7 +866,7 @@ AggregatorNetDevice::SlotTimeouts()
         m_deadlines.pop();
         if (it != m_chunks.end())
         {
-            Release(it->first, it->second, false);
+            Release(it->first, it->second, false, true);
         }
     }
     ScheduleSlotTimeouts();

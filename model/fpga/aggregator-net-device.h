@@ -166,10 +166,11 @@ class AggregatorNetDevice : public PointToPointNetDevice
         NO_SLOT = 4,        //!< DATA that needed a new slot while every slot was in use
         MISMATCH = 5,       //!< DATA whose layout differs from its slot's
         OVERLAP = 6,        //!< a partial aggregate overlapping what its slot holds (tree)
+        OVERFLOW = 7,       //!< a contribution the fixed-point sum cannot take (FixedPointSum)
     };
 
     /** Number of PassReason values. */
-    static constexpr uint32_t N_PASS_REASONS = 7;
+    static constexpr uint32_t N_PASS_REASONS = 8;
 
     /** What a port sums for one clique of one schedule round. */
     struct Expectation
@@ -293,7 +294,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /**
      * @param reason a reason
      * @return its name ("not-sync", "not-data", "no-expectation", "closed", "no-slot",
-     *         "mismatch", "overlap")
+     *         "mismatch", "overlap", "overflow")
      */
     static const char* PassReasonToString(PassReason reason);
 
@@ -366,15 +367,16 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /** One slot of the FPGA's memory. */
     struct Slot
     {
-        uint64_t expected{0};     //!< contributors needed
-        uint64_t contributors{0}; //!< contributors summed
-        uint32_t chunkCount{0};   //!< layout: chunks of the stream
-        uint32_t valueOffset{0};  //!< layout: first value index
-        uint32_t paddingBytes{0}; //!< layout: padding after the header
-        Ipv4Address destination;  //!< where the aggregate goes (the island, or the root)
-        std::vector<double> sums; //!< running sums, one per value
-        uint64_t opening{0};      //!< opening order (its entry in the deadline heap)
-        Time deadline;            //!< when it is released if still incomplete
+        uint64_t expected{0};      //!< contributors needed
+        uint64_t contributors{0};  //!< contributors summed
+        uint32_t chunkCount{0};    //!< layout: chunks of the stream
+        uint32_t valueOffset{0};   //!< layout: first value index
+        uint32_t paddingBytes{0};  //!< layout: padding after the header
+        Ipv4Address destination;   //!< where the aggregate goes (the island, or the root)
+        std::vector<int64_t> sums; //!< running sums, one per value (FixedPointSum)
+        bool safe{true};           //!< whether every contribution summed is FixedPointSum::IsSafe
+        uint64_t opening{0};       //!< opening order (its entry in the deadline heap)
+        Time deadline;             //!< when it is released if still incomplete
     };
 
     /**
@@ -465,8 +467,17 @@ class AggregatorNetDevice : public PointToPointNetDevice
      * @param chunk its entry in m_chunks, open (erased here when nothing of the chunk is left
      *        in the pipeline)
      * @param complete whether every expected contribution is in the slot
+     * @param timeout whether the slot's Timeout released it (counted, Timeout trace); a slot
+     *        released early because a contribution would overflow it is neither
      */
-    void Release(ChunkKey key, ChunkState& chunk, bool complete);
+    void Release(ChunkKey key, ChunkState& chunk, bool complete, bool timeout);
+    /**
+     * @brief Close a chunk and free its slot (the entry is erased when nothing of the chunk is
+     * left in the pipeline).
+     * @param key the chunk
+     * @param chunk its entry in m_chunks, open
+     */
+    void Free(const ChunkKey& key, ChunkState& chunk);
     /**
      * @brief Erase a chunk's entry when it has no slot and no contribution in the pipeline.
      * @param key the chunk
