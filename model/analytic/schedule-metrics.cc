@@ -52,6 +52,34 @@ Averaging(uint32_t n)
     return Eigen::MatrixXd::Constant(n, n, 1.0 / n);
 }
 
+/**
+ * @brief The periodic steady state X = A X A^T + Q by doubling (see the class documentation for
+ * the stopping bound).
+ * @param a A = Phi - J
+ * @param q the covariance a period adds from zero
+ * @return X, symmetrised
+ */
+Eigen::MatrixXd
+SolveSteadyState(Eigen::MatrixXd a, const Eigen::MatrixXd& q)
+{
+    Eigen::MatrixXd x = q;
+    uint32_t doublings = 0;
+    while (true)
+    {
+        double s = a.squaredNorm();
+        if (s < 1 && s / (1 - s) <= LYAPUNOV_TOLERANCE)
+        {
+            break;
+        }
+        NS_ABORT_MSG_IF(++doublings > MAX_DOUBLINGS,
+                        "GetXi: the Lyapunov iteration did not converge (rho too close to 1)");
+        x += a * x * a.transpose();
+        a = a * a;
+    }
+    NS_LOG_LOGIC("Lyapunov solved after " << doublings << " doublings");
+    return 0.5 * (x + x.transpose());
+}
+
 } // namespace
 
 ScheduleMetrics::ScheduleMetrics(const WanTopology& topology, const Settings& settings)
@@ -271,7 +299,12 @@ ScheduleMetrics::Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) c
     e.rhoRandom = GetRandomRotationRho(n, rounds);
     e.tEpsS = GetTimeToEps(n, rounds, times, m_settings.eps);
     e.rEps = e.mixes ? std::log(1.0 / m_settings.eps) / e.tEpsS : 0.0;
-    e.xiS = GetXi(n, rounds, times);
+    std::vector<double> commTimes;
+    for (const RoundCost& cost : e.rounds)
+    {
+        commTimes.push_back(cost.commS);
+    }
+    e.xiS = GetScheduleXi(rounds, commTimes);
     e.xiColocatedS = GetColocatedXi(n, m_settings.computeS);
     e.xiLowerBoundS = GetXiLowerBound(n, times);
     return e;
@@ -489,23 +522,7 @@ ScheduleMetrics::GetXi(uint32_t n,
         AverageRows(rounds[r], a);
     }
     a -= j;
-    // Sigma_0 = A Sigma_0 A^T + Q by doubling (see the class documentation for the bound).
-    Eigen::MatrixXd x = q;
-    uint32_t doublings = 0;
-    while (true)
-    {
-        double s = a.squaredNorm();
-        if (s < 1 && s / (1 - s) <= LYAPUNOV_TOLERANCE)
-        {
-            break;
-        }
-        NS_ABORT_MSG_IF(++doublings > MAX_DOUBLINGS,
-                        "GetXi: the Lyapunov iteration did not converge (rho too close to 1)");
-        x += a * x * a.transpose();
-        a = a * a;
-    }
-    NS_LOG_LOGIC("Lyapunov solved after " << doublings << " doublings");
-    Eigen::MatrixXd sigma = 0.5 * (x + x.transpose());
+    Eigen::MatrixXd sigma = SolveSteadyState(a, q);
     double numerator = 0;
     double totalS = 0;
     for (std::size_t r = 0; r < rounds.size(); ++r)
@@ -519,6 +536,69 @@ ScheduleMetrics::GetXi(uint32_t n,
     }
     NS_ABORT_MSG_IF(!(totalS > 0), "GetXi: the period has no duration");
     return numerator / totalS;
+}
+
+double
+ScheduleMetrics::GetOverlapXi(uint32_t n,
+                              const std::vector<CliqueSchedule::Round>& rounds,
+                              const std::vector<double>& roundTimesS,
+                              const std::vector<double>& commTimesS)
+{
+    NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.size() != commTimesS.size() ||
+                        rounds.empty(),
+                    "GetOverlapXi: one round time and one communication time per round are needed");
+    if (!Mixes(n, rounds))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    const Eigen::MatrixXd j = Averaging(n);
+    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
+    // Y_{r+1} = W_r Y_r W_r + T_r (I - J): Q is Y_P from Y_0 = 0; A = Phi - J.
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
+    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        AverageRows(rounds[r], q);
+        AverageColumns(rounds[r], q);
+        q += roundTimesS[r] * disagreement;
+        AverageRows(rounds[r], a);
+    }
+    a -= j;
+    Eigen::MatrixXd y = SolveSteadyState(a, q);
+    double numerator = 0;
+    double totalS = 0;
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        const double t = roundTimesS[r];
+        const double c = commTimesS[r];
+        NS_ABORT_MSG_IF(!(c >= 0 && c <= t),
+                        "GetOverlapXi: round " << r << " communicates " << c << " s of " << t
+                                               << " s");
+        // Until round r's average arrives (C_r after the snapshot) the islands disagree by
+        // Y_r, afterwards by W_r Y_r W_r; the drift of the round adds on top.
+        const double before = y.trace() / n;
+        AverageRows(rounds[r], y);
+        AverageColumns(rounds[r], y);
+        numerator += c * before + (t - c) * y.trace() / n + (n - 1.0) / n * t * t / 2;
+        totalS += t;
+        y += t * disagreement;
+    }
+    NS_ABORT_MSG_IF(!(totalS > 0), "GetOverlapXi: the period has no duration");
+    return numerator / totalS;
+}
+
+double
+ScheduleMetrics::GetScheduleXi(const std::vector<CliqueSchedule::Round>& rounds,
+                               const std::vector<double>& commTimesS) const
+{
+    const uint32_t n = m_links.GetTopology().GetNCities();
+    std::vector<double> times;
+    for (double commS : commTimesS)
+    {
+        times.push_back(GetRoundTime(commS));
+    }
+    return m_settings.overlap ? GetOverlapXi(n, rounds, times, commTimesS)
+                              : GetXi(n, rounds, times);
 }
 
 double
