@@ -499,43 +499,78 @@ ScheduleMetrics::GetTimeToEps(uint32_t n,
 }
 
 double
+ScheduleMetrics::GetDriftXi(uint32_t n,
+                            const std::vector<CliqueSchedule::Round>& rounds,
+                            const std::vector<double>& roundTimesS,
+                            const std::vector<double>* commTimesS)
+{
+    if (!Mixes(n, rounds))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    const bool overlap = commTimesS != nullptr;
+    const Eigen::MatrixXd j = Averaging(n);
+    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
+    // Q: the covariance a period adds from zero (serial: drift, then average; overlap: the
+    // snapshots, Y_{r+1} = W_r Y_r W_r + T_r (I - J)); A = Phi - J.
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
+    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        if (!overlap)
+        {
+            q += roundTimesS[r] * disagreement;
+        }
+        AverageRows(rounds[r], q);
+        AverageColumns(rounds[r], q);
+        if (overlap)
+        {
+            q += roundTimesS[r] * disagreement;
+        }
+        AverageRows(rounds[r], a);
+    }
+    a -= j;
+    Eigen::MatrixXd x = SolveSteadyState(a, q);
+    double numerator = 0;
+    double totalS = 0;
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        const double t = roundTimesS[r];
+        if (!overlap)
+        {
+            numerator += t * x.trace() / n + (n - 1.0) / n * t * t / 2;
+            x += t * disagreement;
+            AverageRows(rounds[r], x);
+            AverageColumns(rounds[r], x);
+        }
+        else
+        {
+            // Until round r's average arrives (C_r after the snapshot) the islands disagree by
+            // Y_r, afterwards by W_r Y_r W_r; the drift of the round adds on top.
+            const double c = (*commTimesS)[r];
+            NS_ABORT_MSG_IF(!(c >= 0 && c <= t),
+                            "GetOverlapXi: round " << r << " communicates " << c << " s of " << t
+                                                   << " s");
+            const double before = x.trace() / n;
+            AverageRows(rounds[r], x);
+            AverageColumns(rounds[r], x);
+            numerator += c * before + (t - c) * x.trace() / n + (n - 1.0) / n * t * t / 2;
+            x += t * disagreement;
+        }
+        totalS += t;
+    }
+    NS_ABORT_MSG_IF(!(totalS > 0), "GetXi: the period has no duration");
+    return numerator / totalS;
+}
+
+double
 ScheduleMetrics::GetXi(uint32_t n,
                        const std::vector<CliqueSchedule::Round>& rounds,
                        const std::vector<double>& roundTimesS)
 {
     NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.empty(),
                     "GetXi: one time per round is needed");
-    if (!Mixes(n, rounds))
-    {
-        return std::numeric_limits<double>::infinity();
-    }
-    const Eigen::MatrixXd j = Averaging(n);
-    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
-    // Q: the covariance a period adds from Sigma = 0; A = Phi - J.
-    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
-    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-    {
-        q += roundTimesS[r] * disagreement;
-        AverageRows(rounds[r], q);
-        AverageColumns(rounds[r], q);
-        AverageRows(rounds[r], a);
-    }
-    a -= j;
-    Eigen::MatrixXd sigma = SolveSteadyState(a, q);
-    double numerator = 0;
-    double totalS = 0;
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-    {
-        const double t = roundTimesS[r];
-        numerator += t * sigma.trace() / n + (n - 1.0) / n * t * t / 2;
-        totalS += t;
-        sigma += t * disagreement;
-        AverageRows(rounds[r], sigma);
-        AverageColumns(rounds[r], sigma);
-    }
-    NS_ABORT_MSG_IF(!(totalS > 0), "GetXi: the period has no duration");
-    return numerator / totalS;
+    return GetDriftXi(n, rounds, roundTimesS, nullptr);
 }
 
 double
@@ -547,44 +582,7 @@ ScheduleMetrics::GetOverlapXi(uint32_t n,
     NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.size() != commTimesS.size() ||
                         rounds.empty(),
                     "GetOverlapXi: one round time and one communication time per round are needed");
-    if (!Mixes(n, rounds))
-    {
-        return std::numeric_limits<double>::infinity();
-    }
-    const Eigen::MatrixXd j = Averaging(n);
-    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
-    // Y_{r+1} = W_r Y_r W_r + T_r (I - J): Q is Y_P from Y_0 = 0; A = Phi - J.
-    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
-    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-    {
-        AverageRows(rounds[r], q);
-        AverageColumns(rounds[r], q);
-        q += roundTimesS[r] * disagreement;
-        AverageRows(rounds[r], a);
-    }
-    a -= j;
-    Eigen::MatrixXd y = SolveSteadyState(a, q);
-    double numerator = 0;
-    double totalS = 0;
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-    {
-        const double t = roundTimesS[r];
-        const double c = commTimesS[r];
-        NS_ABORT_MSG_IF(!(c >= 0 && c <= t),
-                        "GetOverlapXi: round " << r << " communicates " << c << " s of " << t
-                                               << " s");
-        // Until round r's average arrives (C_r after the snapshot) the islands disagree by
-        // Y_r, afterwards by W_r Y_r W_r; the drift of the round adds on top.
-        const double before = y.trace() / n;
-        AverageRows(rounds[r], y);
-        AverageColumns(rounds[r], y);
-        numerator += c * before + (t - c) * y.trace() / n + (n - 1.0) / n * t * t / 2;
-        totalS += t;
-        y += t * disagreement;
-    }
-    NS_ABORT_MSG_IF(!(totalS > 0), "GetOverlapXi: the period has no duration");
-    return numerator / totalS;
+    return GetDriftXi(n, rounds, roundTimesS, &commTimesS);
 }
 
 double

@@ -309,6 +309,20 @@ class ScheduleMetrics
     static void AverageColumns(const CliqueSchedule::Round& round, Eigen::MatrixXd& m);
 
   private:
+    /**
+     * @brief Xi, serial (GetXi) or under overlap (GetOverlapXi): the periodic steady state of
+     * the covariance, then its time average over the period.
+     * @param n number of islands
+     * @param rounds the rounds of a period
+     * @param roundTimesS T_r of each round
+     * @param commTimesS C_r of each round under overlap; null for the serial form
+     * @return Xi; infinity when the schedule does not mix
+     */
+    static double GetDriftXi(uint32_t n,
+                             const std::vector<CliqueSchedule::Round>& rounds,
+                             const std::vector<double>& roundTimesS,
+                             const std::vector<double>* commTimesS);
+
     LinkLoadModel m_links;             //!< streams per link
     Settings m_settings;               //!< the settings
     std::vector<double> m_capacityBps; //!< capacity of each directed link in bit/s
