@@ -28,6 +28,7 @@
  * loss.png, consensus.png, link-utilization.png, round-times.png.
  *
  * Usage: nine-city-training [--quick] [--modes=unicast,both,...] [--modelBytes=1e8]
+ *          [--modelParameters=2.5e7] [--format=fp32]
  *          [--rounds=N] [--localSteps=N] [--stepTime=50ms] [--seed=N] [--topology=FILE]
  *          [--out=results] [--runId=ID] [--pcap=DIR] ...            (--help lists every knob)
  * Exit status: 0 every mode completed with verified averages, 1 input error, 2 a mode failed.
@@ -93,7 +94,7 @@ Run(int argc, char** argv)
     TrainingOptions training;
     training.topologyHelp =
         "topology JSON file (default: the embedded topologies/doublezero-nine-city.json)";
-    training.modelBytes = "";
+    training.modelBytesDefault = "1e8"; // --quick: 5e6
     training.rounds = "";
     training.maxRounds = 100000;
     training.stepTime = "50ms";
@@ -145,10 +146,7 @@ Run(int argc, char** argv)
     cmd.Parse(argc, argv);
 
     // The preset fills what was not given.
-    if (training.modelBytes.empty())
-    {
-        training.modelBytes = quick ? "5e6" : "1e8";
-    }
+    training.modelBytesDefault = quick ? "5e6" : training.modelBytesDefault;
     if (training.rounds.empty())
     {
         training.rounds = quick ? "4" : "8";
@@ -188,6 +186,10 @@ Run(int argc, char** argv)
     }
     config.modesText = modesText;
     training.Parse(PROGRAM, config.training);
+    // The optimizer takes the simulation's S: the same settings for both.
+    const ModelSizeOptions::Size size = training.ParseModelSize(PROGRAM);
+    config.format = size.format;
+    config.modelParameters = size.parameters;
     config.targetLossFraction =
         CommandLineValues::ParseFraction(PROGRAM, "--targetLoss", targetText);
     config.training.faults = FaultPlan::Parse(topology, config.training.rounds, training.faults);

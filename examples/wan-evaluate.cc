@@ -22,6 +22,7 @@
 #include "clique-schedule.h"
 #include "command-line-values.h"
 #include "link-load-model.h"
+#include "model-size-options.h"
 #include "schedule-metrics.h"
 #include "wan-config-error.h"
 #include "wan-input-error.h"
@@ -57,7 +58,7 @@ main(int argc, char* argv[])
 {
     std::string topologyFile;
     std::string scheduleFile;
-    std::string modelBytesText;
+    ModelSizeOptions modelSize;
     std::string computeText;
     bool overlap = false;
     std::string epsText = "1e-3";
@@ -69,7 +70,7 @@ main(int argc, char* argv[])
               "JSON out.");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
     cmd.AddValue("schedule", "schedule JSON file (CliqueSchedule)", scheduleFile);
-    cmd.AddValue("modelBytes", "S: bytes of one model transfer (> 0)", modelBytesText);
+    modelSize.AddValues(cmd, "S: bytes of one model transfer on the wire, in every format (> 0)");
     cmd.AddValue("computeS", "tau_c: local compute per round in seconds (>= 0)", computeText);
     cmd.AddValue("overlap", "overlap compute with communication", overlap);
     cmd.AddValue("eps", "target of T_eps, in (0, 1)", epsText);
@@ -87,8 +88,8 @@ main(int argc, char* argv[])
             throw WanInputError(PROGRAM, "--schedule", "required");
         }
         ScheduleMetrics::Settings settings;
-        settings.modelBytes =
-            CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", modelBytesText, 0, false);
+        const ModelSizeOptions::Size size = modelSize.Parse(PROGRAM, false, "");
+        settings.modelBytes = size.bytes;
         settings.computeS =
             CommandLineValues::ParseNumber(PROGRAM, "--computeS", computeText, 0, true);
         settings.overlap = overlap;
@@ -110,6 +111,14 @@ main(int argc, char* argv[])
                          {"tau_c_s", settings.computeS},
                          {"overlap", settings.overlap},
                          {"eps", settings.eps}};
+        if (!size.IsDefault())
+        {
+            doc["params"]["format"] = PayloadFormatToString(size.format);
+            if (size.parameters > 0)
+            {
+                doc["params"]["model_parameters"] = size.parameters;
+            }
+        }
         doc["rounds"] = nlohmann::json::parse(schedule.ToJson(topology))["rounds"];
         doc["mixes"] = schedule.Mixes();
         if (!schedule.Mixes())

@@ -24,6 +24,7 @@
 #include "clique-schedule.h"
 #include "command-line-values.h"
 #include "link-load-model.h"
+#include "model-size-options.h"
 #include "schedule-metrics.h"
 #include "schedule-optimizer.h"
 #include "synthetic-topology.h"
@@ -91,7 +92,7 @@ main(int argc, char* argv[])
 {
     std::string topologyFile;
     std::string modeName;
-    std::string modelBytesText;
+    ModelSizeOptions modelSize;
     std::string computeText;
     bool overlap = false;
     std::string epsText = "1e-3";
@@ -107,7 +108,7 @@ main(int argc, char* argv[])
     cmd.Usage("Search the rotating-clique schedule with the smallest Xi (doc/schedule-model.rst).");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
     cmd.AddValue("mode", "unicast|multicast|aggregation|both|ring|tree", modeName);
-    cmd.AddValue("modelBytes", "S: bytes of one model transfer (> 0)", modelBytesText);
+    modelSize.AddValues(cmd, "S: bytes of one model transfer on the wire, in every format (> 0)");
     cmd.AddValue("computeS", "tau_c: local compute per round in seconds (>= 0)", computeText);
     cmd.AddValue("overlap", "overlap compute with communication", overlap);
     cmd.AddValue("eps", "target of T_eps, in (0, 1)", epsText);
@@ -136,8 +137,8 @@ main(int argc, char* argv[])
         }
         CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeName);
         ScheduleMetrics::Settings settings;
-        settings.modelBytes =
-            CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", modelBytesText, 0, false);
+        const ModelSizeOptions::Size size = modelSize.Parse(PROGRAM, false, "");
+        settings.modelBytes = size.bytes;
         settings.computeS =
             CommandLineValues::ParseNumber(PROGRAM, "--computeS", computeText, 0, true);
         settings.overlap = overlap;
@@ -190,8 +191,8 @@ main(int argc, char* argv[])
         const ScheduleMetrics::Evaluation& e = result.evaluation;
         std::cout << std::setprecision(6);
         std::cout << "topology " << topology.GetName() << " (" << topology.GetNCities()
-                  << " islands), mode " << modeName << ", S = " << settings.modelBytes
-                  << " B, tau_c = " << settings.computeS << " s, overlap "
+                  << " islands), mode " << modeName << ", S = " << settings.modelBytes << " B"
+                  << size.Describe() << ", tau_c = " << settings.computeS << " s, overlap "
                   << (overlap ? "on" : "off") << ", maxPeriod " << options.maxPeriod << ", seed "
                   << options.seed << "\n";
         std::cout << "best schedule (" << result.origin << "), profile "

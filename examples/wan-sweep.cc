@@ -21,6 +21,9 @@
  *   ./wan-training sweep --topology=topologies/doublezero-nine-city.json \
  *       --modelBytes=1e7,1e8 --computeS=1 --modes=unicast,both --simulateRounds=4 --jobs=4
  *
+ * Formats side by side: --modelParameters=2.5e7,2.5e8 --formats=fp32,bf16,int8 (each format
+ * turns P into its own S; the simulation takes fp32 only, for now).
+ *
  * Across hosts: --printJobs prints one shell command per point (for GNU parallel --sshlogin),
  * --collectOnly then reads their results files (--help shows how). ScheduleSweep does the work;
  * this program maps its options to the sweep's configuration.
@@ -108,7 +111,9 @@ Run(int argc, char* argv[])
     ScheduleSweep::Config config;
     config.name = PROGRAM;
     std::string topologyFile;
-    std::string modelBytesText = "1e8,1e9,1e10";
+    std::string modelBytesText;
+    std::string modelParametersText;
+    std::string formatsText;
     std::string computeText = "0.1,1,10";
     std::string modesText = "unicast,multicast,aggregation,both,ring,tree";
     std::string maxPeriodText = "4";
@@ -134,7 +139,18 @@ Run(int argc, char* argv[])
         "  wan-sweep (the same options, without --printJobs) --collectOnly\n"
         "Exit status: 0 done, 1 input error, 2 some simulation failed or did not verify.");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
-    cmd.AddValue("modelBytes", "comma-separated model sizes S in bytes (> 0)", modelBytesText);
+    cmd.AddValue("modelBytes",
+                 "comma-separated model sizes S on the wire in bytes, in every format (> 0; "
+                 "default 1e8,1e9,1e10)",
+                 modelBytesText);
+    cmd.AddValue("modelParameters",
+                 "instead of --modelBytes: comma-separated model sizes in parameters P (e.g. "
+                 "1e8,7e9); each format of --formats gives its own S",
+                 modelParametersText);
+    cmd.AddValue("formats",
+                 "comma-separated payload formats compared side by side: fp32, bf16, int8 "
+                 "(default fp32; several need --modelParameters)",
+                 formatsText);
     cmd.AddValue("computeS", "comma-separated compute times tau_c in s (>= 0)", computeText);
     cmd.AddValue("modes", "comma-separated capability modes", modesText);
     cmd.AddValue("overlap", "overlap compute with communication", config.overlap);
@@ -189,7 +205,32 @@ Run(int argc, char* argv[])
         CommandLineValues::ParseUnsigned(PROGRAM, "--jobs", jobsText, 1, MAX_JOBS));
     const uint64_t localSteps = config.localSteps =
         CommandLineValues::ParseUnsigned(PROGRAM, "--localSteps", localStepsText, 1, 1000000);
-    for (const std::string& item : Split(modelBytesText))
+    CommandLineValues::RequireOneModelSize(PROGRAM,
+                                           !modelBytesText.empty(),
+                                           !modelParametersText.empty());
+    for (const std::string& item :
+         formatsText.empty() ? std::vector<std::string>{} : Split(formatsText))
+    {
+        config.formats.push_back(CommandLineValues::ParseFormat(PROGRAM, "--formats", item));
+        if (simulating)
+        {
+            CommandLineValues::CheckSimulatedFormat(PROGRAM, "--formats", config.formats.back());
+        }
+    }
+    Reject(config.formats.size() > 1 && modelParametersText.empty(),
+           "--formats",
+           "with --modelBytes every format has the same S (the wire size): give the model in "
+           "--modelParameters to compare formats");
+    for (const std::string& item :
+         modelParametersText.empty() ? std::vector<std::string>{} : Split(modelParametersText))
+    {
+        config.modelParameters.push_back(
+            CommandLineValues::ParseModelParameters(PROGRAM, "--modelParameters", item));
+    }
+    for (const std::string& item :
+         !modelParametersText.empty()
+             ? std::vector<std::string>{}
+             : Split(modelBytesText.empty() ? "1e8,1e9,1e10" : modelBytesText))
     {
         config.modelBytes.push_back(
             CommandLineValues::ParseNumber(PROGRAM, "--modelBytes", item, 0, false));

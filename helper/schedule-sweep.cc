@@ -86,8 +86,9 @@ std::string
 Describe(const ScheduleSweep::Point& point)
 {
     std::ostringstream out;
-    out << point.name << " (S = " << point.modelBytes << " B, tau_c = " << point.computeS
-        << " s, mode " << CapabilityModeToString(point.mode) << ")";
+    out << point.name << " (S = " << point.modelBytes << " B, "
+        << PayloadFormatToString(point.format) << ", tau_c = " << point.computeS << " s, mode "
+        << CapabilityModeToString(point.mode) << ")";
     return out.str();
 }
 
@@ -179,15 +180,48 @@ ScheduleSweep::Validate() const
     }
 }
 
+bool
+ScheduleSweep::ShowsFormats() const
+{
+    return !m_config.modelParameters.empty() || !m_config.formats.empty();
+}
+
 std::vector<ScheduleSweep::Point>
 ScheduleSweep::Optimize(const WanTopology& topology) const
 {
     const uint32_t n = topology.GetNCities();
     const bool simulating = m_config.simulateRounds > 0;
-    std::vector<Point> points;
+
+    /** A size of the grid: an S given, or a P in a format. */
+    struct Size
+    {
+        double bytes;         //!< S
+        std::string text;     //!< S as the simulation reads it
+        PayloadFormat format; //!< the format
+        uint64_t parameters;  //!< P (0: S given in bytes)
+    };
+
+    std::vector<Size> sizes; // in grid order: every S given, then every P in every format
     for (std::size_t i = 0; i < m_config.modelBytes.size(); ++i)
     {
-        const double s = m_config.modelBytes[i];
+        sizes.push_back({m_config.modelBytes[i], m_config.modelBytesTexts[i], {}, 0});
+    }
+    for (uint64_t parameters : m_config.modelParameters)
+    {
+        for (PayloadFormat format : m_config.formats.empty()
+                                        ? std::vector<PayloadFormat>{PayloadFormat::FP32}
+                                        : m_config.formats)
+        {
+            const uint64_t bytes = GetEncodedBytes(format, parameters);
+            sizes.push_back(
+                {static_cast<double>(bytes), std::to_string(bytes), format, parameters});
+        }
+    }
+    std::vector<Point> points;
+    for (const Size& size : sizes)
+    {
+        const double s = size.bytes;
+        const std::string formatName = PayloadFormatToString(size.format);
         for (double tau : m_config.computeS)
         {
             ScheduleMetrics::Settings settings;
@@ -210,7 +244,9 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 std::string modeName = CapabilityModeToString(mode);
                 Point point;
                 point.modelBytes = s;
-                point.modelBytesText = m_config.modelBytesTexts[i];
+                point.modelBytesText = size.text;
+                point.format = size.format;
+                point.modelParameters = size.parameters;
                 point.computeS = tau;
                 point.stepTimeNs =
                     std::llround(tau * 1e9 / static_cast<double>(m_config.localSteps));
@@ -223,14 +259,29 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 point.scheduleRounds = nlohmann::json::parse(point.scheduleJson)["rounds"];
                 point.simulate = simulating;
                 std::ostringstream table;
-                table << std::setprecision(4) << std::left << std::setw(10) << s << std::setw(9)
-                      << tau << std::setw(13) << modeName << std::setw(44) << profile << std::right
-                      << std::setw(11) << e.xiS << std::setw(10) << gapColo << std::setw(10)
-                      << gapBound << std::setw(11) << e.xiS / ringAllReduce
+                table << std::setprecision(4) << std::left;
+                if (ShowsFormats())
+                {
+                    table << std::setw(12)
+                          << (size.parameters > 0 ? std::to_string(size.parameters) : "-")
+                          << std::setw(7) << formatName;
+                }
+                table << std::setw(10) << s << std::setw(9) << tau << std::setw(13) << modeName
+                      << std::setw(44) << profile << std::right << std::setw(11) << e.xiS
+                      << std::setw(10) << gapColo << std::setw(10) << gapBound << std::setw(11)
+                      << e.xiS / ringAllReduce
                       << (result.origin == "search" ? "" : "  (" + result.origin + ")");
                 point.table = table.str();
                 nlohmann::json& row = point.row;
                 row["model_bytes"] = s;
+                if (ShowsFormats())
+                {
+                    row["format"] = formatName;
+                    if (size.parameters > 0)
+                    {
+                        row["model_parameters"] = size.parameters;
+                    }
+                }
                 row["compute_s"] = tau;
                 row["mode"] = modeName;
                 row["profile"] = profile;
@@ -246,9 +297,15 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 row["origin"] = result.origin;
                 row["rounds"] = point.scheduleRounds;
                 std::ostringstream csv;
-                csv << std::setprecision(10) << s << "," << tau << "," << modeName << "," << profile
-                    << "," << result.schedule.GetNRounds() << "," << e.xiS << "," << e.xiColocatedS
-                    << "," << (std::isfinite(gapColo) ? std::to_string(gapColo) : "") << ","
+                csv << std::setprecision(10);
+                if (ShowsFormats())
+                {
+                    csv << (size.parameters > 0 ? std::to_string(size.parameters) : "") << ","
+                        << formatName << ",";
+                }
+                csv << s << "," << tau << "," << modeName << "," << profile << ","
+                    << result.schedule.GetNRounds() << "," << e.xiS << "," << e.xiColocatedS << ","
+                    << (std::isfinite(gapColo) ? std::to_string(gapColo) : "") << ","
                     << e.xiLowerBoundS << "," << gapBound << "," << allReduce << ","
                     << ringAllReduce << "," << e.xiS / ringAllReduce << "," << result.origin
                     << ",\"" << schedule << "\"";
@@ -425,7 +482,8 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
     std::ostream& out = *m_config.out;
     std::ostringstream csv;
     csv << std::setprecision(10);
-    csv << "model_bytes,compute_s,mode,profile,period,xi_s,xi_colocated_s,gap_to_colocated,"
+    csv << (ShowsFormats() ? "model_parameters,format," : "")
+        << "model_bytes,compute_s,mode,profile,period,xi_s,xi_colocated_s,gap_to_colocated,"
            "xi_lower_bound_s,gap_to_lower_bound,xi_all_reduce_same_mode_s,"
            "xi_ring_all_reduce_s,xi_over_ring_all_reduce,origin,schedule"
         << (simulating ? ",simulated_mean_round_s,predicted_mean_round_s,"
@@ -441,10 +499,14 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
         out << ", simulated " << m_config.simulateRounds << " rounds (" << m_config.localSteps
             << " local steps) in " << work.string();
     }
-    out << "\n"
-        << std::left << std::setw(10) << "S (B)" << std::setw(9) << "tau_c" << std::setw(13)
-        << "mode" << std::setw(44) << "profile" << std::right << std::setw(11) << "Xi (s)"
-        << std::setw(10) << "/colo" << std::setw(10) << "/bound" << std::setw(11) << "/ring-AR";
+    out << "\n" << std::left;
+    if (ShowsFormats())
+    {
+        out << std::setw(12) << "P" << std::setw(7) << "format";
+    }
+    out << std::setw(10) << "S (B)" << std::setw(9) << "tau_c" << std::setw(13) << "mode"
+        << std::setw(44) << "profile" << std::right << std::setw(11) << "Xi (s)" << std::setw(10)
+        << "/colo" << std::setw(10) << "/bound" << std::setw(11) << "/ring-AR";
     if (simulating)
     {
         out << std::setw(11) << "sim T_r" << std::setw(11) << "pred T_r" << std::setw(11) << "diff"
@@ -506,6 +568,14 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
     nlohmann::json doc;
     doc["topology"] = topology.GetName();
     doc["overlap"] = m_config.overlap;
+    if (ShowsFormats())
+    {
+        doc["formats"] = nlohmann::json::array();
+        for (PayloadFormat format : m_config.formats)
+        {
+            doc["formats"].push_back(PayloadFormatToString(format));
+        }
+    }
     doc["max_period"] = m_config.optimizer.maxPeriod;
     doc["seed"] = m_config.optimizer.seed;
     if (simulating)

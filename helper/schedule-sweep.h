@@ -8,6 +8,7 @@
 #define SCHEDULE_SWEEP_H
 
 #include "link-load-model.h"
+#include "payload-format.h"
 #include "schedule-optimizer.h"
 #include "wan-topology.h"
 
@@ -27,7 +28,10 @@ namespace ns3
  * @brief How the optimal schedule shifts with the network's capabilities: for every model size
  * S, compute time tau_c and capability mode of a grid, the best schedule (ScheduleOptimizer),
  * its clique-size profile and Xi next to the colocated reference, the lower bound, the
- * all-reduce in the same mode and the ring all-reduce (doc/schedule-model.rst); optionally every
+ * all-reduce in the same mode and the ring all-reduce (doc/schedule-model.rst). Sizes are S in
+ * bytes, or parameter counts P that each payload format turns into its own S (GetEncodedBytes),
+ * so that formats compare side by side; the table, CSV and JSON show the format and P when
+ * either is given. Optionally every
  * point's schedule simulated packet by packet, each point a command (Config::simulationCommand)
  * run in a ChildProcessPool, its results file read back and compared with the prediction.
  *
@@ -46,6 +50,8 @@ class ScheduleSweep
     {
         double modelBytes{0};          //!< S in bytes
         std::string modelBytesText;    //!< S as given (a whole number when simulated)
+        PayloadFormat format{};        //!< the payload format (fp32 unless given)
+        uint64_t modelParameters{0};   //!< P, when the size is given in parameters (else 0)
         double computeS{0};            //!< tau_c in seconds
         int64_t stepTimeNs{0};         //!< tau_c / local steps, rounded to the nanosecond
         CapabilityMode mode{};         //!< the capability mode
@@ -83,6 +89,9 @@ class ScheduleSweep
         std::string name{"schedule-sweep"};       //!< what the log lines start with
         std::vector<double> modelBytes;           //!< the sizes S
         std::vector<std::string> modelBytesTexts; //!< each S as the simulation reads it
+        std::vector<uint64_t> modelParameters;    //!< instead of modelBytes: the sizes as P,
+                                                  //!< S = each format's encoded bytes of P
+        std::vector<PayloadFormat> formats;       //!< the formats side by side (none: fp32)
         std::vector<double> computeS;             //!< the compute times tau_c
         std::vector<CapabilityMode> modes;        //!< the modes
         bool overlap{false};                      //!< overlap compute with communication
@@ -138,8 +147,14 @@ class ScheduleSweep
 
   private:
     /**
+     * @return whether the outputs show the format (and P) of each point: when formats or the
+     *         sizes in parameters are given
+     */
+    bool ShowsFormats() const;
+
+    /**
      * @param topology the WAN
-     * @return every point of the grid, optimized, in grid order
+     * @return every point of the grid, optimized, in grid order (size, format, tau_c, mode)
      */
     std::vector<Point> Optimize(const WanTopology& topology) const;
 

@@ -219,6 +219,14 @@ TrainingExperiment::Run()
         {"wan_packet_error_rate", config.wanLossRate},
         {"run_id", runId},
     };
+    if (m_config.format != PayloadFormat::FP32 || m_config.modelParameters > 0)
+    {
+        result.config["format"] = PayloadFormatToString(m_config.format);
+        if (m_config.modelParameters > 0)
+        {
+            result.config["model_parameters"] = m_config.modelParameters;
+        }
+    }
     ExperimentReport::WriteText(directory / "config.json", result.config.dump(2) + "\n");
     ExperimentReport::WriteText(directory / "topology.json", m_config.topologyText);
 

@@ -7,6 +7,7 @@
 #include "clique-schedule.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
+#include "synthetic-topology.h"
 #include "test-utils.h"
 #include "wan-topology.h"
 
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <random>
 
 /**
  * @file
@@ -106,12 +108,18 @@ Irregular()
     return {{{0, 1, 2}, {3, 4}}, {{2, 3}, {4, 5, 6}}, {{0, 6}, {1, 5}}};
 }
 
-} // namespace
-
-TEST(ScheduleMetrics, ReferenceValuesAreReproducedForEveryScheduleAndMode)
+/**
+ * @brief Evaluate every schedule and mode of a reference file of test/data on
+ * topologies/reference-wan.json and compare every metric within the reference's tolerance.
+ * @param file the file name in test/data
+ * @param overlap the overlap setting the file's params block must hold
+ */
+void
+ExpectReferenceValues(const std::string& file, bool overlap)
 {
     WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
-    auto ref = nlohmann::json::parse(ReadTextFile(SRC + "/test/data/reference-values.json"));
+    auto ref = nlohmann::json::parse(ReadTextFile(SRC + "/test/data/" + file));
+    EXPECT_EQ(ref["params"]["overlap"].get<bool>(), overlap) << file;
     // The access capacity of the params block is the topology file's, not a parameter.
     for (uint32_t i = 0; i < topology.GetNCities(); ++i)
     {
@@ -126,7 +134,7 @@ TEST(ScheduleMetrics, ReferenceValuesAreReproducedForEveryScheduleAndMode)
         CliqueSchedule schedule = CliqueSchedule::Parse(doc.dump(), name, topology);
         for (const auto& [modeName, v] : entry["modes"].items())
         {
-            std::string what = name + " / " + modeName;
+            std::string what = file + ": " + name + " / " + modeName;
             ScheduleMetrics::Evaluation e =
                 metrics.Evaluate(schedule, CapabilityModeFromString(modeName));
             ASSERT_EQ(e.rounds.size(), v["round_times_s"].size()) << what;
@@ -145,7 +153,19 @@ TEST(ScheduleMetrics, ReferenceValuesAreReproducedForEveryScheduleAndMode)
             ++evaluations;
         }
     }
-    EXPECT_EQ(evaluations, 18U);
+    EXPECT_EQ(evaluations, 18U) << file;
+}
+
+} // namespace
+
+TEST(ScheduleMetrics, ReferenceValuesAreReproducedForEveryScheduleAndMode)
+{
+    ExpectReferenceValues("reference-values.json", false);
+}
+
+TEST(ScheduleMetrics, OverlapReferenceValuesAreReproducedForEveryScheduleAndMode)
+{
+    ExpectReferenceValues("reference-values-overlap.json", true);
 }
 
 TEST(ScheduleMetrics, AllReduceAndColocatedClosedForms)
@@ -508,4 +528,154 @@ TEST(ScheduleMetrics, RoundTimesWithAndWithoutOverlap)
     settings.eps = 1e-3;
     settings.computeS = -2;
     EXPECT_THROW(ScheduleMetrics(topology, settings), WanInputError);
+}
+
+TEST(ScheduleMetrics, OverlapRoundTimeIsTheLargerOfComputeAndCommunication)
+{
+    // All-reduce unicast on the reference WAN: T_comm = 64.1135 s (RoundTimesWithAndWithout-
+    // Overlap). tau_c = 20 s is communication bound (T_comm >= 2 tau_c), 100 s compute bound.
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = 1e11;
+    settings.overlap = true;
+    CliqueSchedule all = CliqueSchedule::AllReduce(9);
+    for (double tau : {0.0, 20.0, 64.1135, 100.0})
+    {
+        settings.computeS = tau;
+        ScheduleMetrics metrics(topology, settings);
+        auto e = metrics.Evaluate(all, CapabilityMode::UNICAST);
+        EXPECT_NEAR(e.rounds[0].commS, 64.1135, 1e-9);
+        EXPECT_DOUBLE_EQ(e.rounds[0].roundS, std::max(tau, e.rounds[0].commS)) << tau;
+        EXPECT_DOUBLE_EQ(metrics.GetRoundTime(10.0), std::max(tau, 10.0)) << tau;
+    }
+    settings.computeS = 20;
+    EXPECT_GE(
+        ScheduleMetrics(topology, settings).Evaluate(all, CapabilityMode::UNICAST).rounds[0].commS,
+        2 * settings.computeS);
+}
+
+TEST(ScheduleMetrics, OverlapAllReduceClosedFormOnSeveralTopologies)
+{
+    // One all-island clique: Phi = J, so Y_0 = T (I - J) and W Y_0 W = 0:
+    // Xi = [C (N-1)/N T + (N-1)/N T^2/2] / T = (N-1)/N (T_comm + T/2), T = max(tau_c, T_comm).
+    SyntheticTopology::Options synthetic;
+    synthetic.islands = 12;
+    synthetic.regions = 3;
+    std::vector<WanTopology> topologies{
+        WanTopology::LoadFile(SRC + "/topologies/reference-wan.json"),
+        WanTopology::LoadFile(SRC + "/topologies/doublezero-nine-city.json"),
+        SyntheticTopology::Generate(synthetic)};
+    for (const WanTopology& topology : topologies)
+    {
+        const uint32_t n = topology.GetNCities();
+        for (double tau : {0.5, 30.0, 400.0})
+        {
+            ScheduleMetrics::Settings settings;
+            settings.modelBytes = 1e11;
+            settings.computeS = tau;
+            settings.overlap = true;
+            ScheduleMetrics metrics(topology, settings);
+            for (CapabilityMode mode : GetAllCapabilityModes())
+            {
+                auto e = metrics.Evaluate(CliqueSchedule::AllReduce(n), mode);
+                const double c = e.rounds[0].commS;
+                const double t = std::max(tau, c);
+                const double expected = (n - 1.0) / n * (c + t / 2);
+                std::string what = topology.GetName() + " " + CapabilityModeToString(mode) + " " +
+                                   std::to_string(tau);
+                EXPECT_DOUBLE_EQ(e.periodS, t) << what;
+                EXPECT_NEAR(e.xiS, expected, 1e-12 * expected) << what;
+            }
+        }
+        // The static form at any C <= T.
+        Rounds rounds = CliqueSchedule::AllReduce(n).GetRounds();
+        EXPECT_NEAR(ScheduleMetrics::GetOverlapXi(n, rounds, {50}, {20}),
+                    (n - 1.0) / n * (20 + 25),
+                    1e-12 * 45);
+    }
+}
+
+TEST(ScheduleMetrics, OverlapXiAgreesWithTheIteratedRecursion)
+{
+    // Independent of the doubling iteration: run Y_{r+1} = W_r Y_r W_r + T_r (I - J) from zero
+    // for many periods (rho < 1, so it converges to the periodic steady state) and integrate the
+    // disagreement of the last period by the formula's three terms.
+    const uint32_t n = 7;
+    Rounds rounds = Irregular();
+    std::vector<double> times{3.0, 5.0, 2.0};
+    std::vector<double> comm{1.0, 5.0, 0.5};
+    Eigen::MatrixXd e = Eigen::MatrixXd::Identity(n, n) - Eigen::MatrixXd::Constant(n, n, 1.0 / n);
+    Eigen::MatrixXd y = Eigen::MatrixXd::Zero(n, n);
+    double numerator = 0;
+    for (uint32_t period = 0; period < 2000; ++period)
+    {
+        numerator = 0;
+        for (std::size_t r = 0; r < rounds.size(); ++r)
+        {
+            Eigen::MatrixXd w = ScheduleMetrics::GetRoundMatrix(n, rounds[r]);
+            Eigen::MatrixXd averaged = w * y * w;
+            numerator += comm[r] * y.trace() / n + (times[r] - comm[r]) * averaged.trace() / n +
+                         (n - 1.0) / n * times[r] * times[r] / 2;
+            y = averaged + times[r] * e;
+        }
+    }
+    double xi = ScheduleMetrics::GetOverlapXi(n, rounds, times, comm);
+    EXPECT_NEAR(xi, numerator / 10.0, 1e-10 * xi);
+    EXPECT_GE(xi, ScheduleMetrics::GetXiLowerBound(n, times));
+    // The average arriving at once (C_r = 0) is the serial process with each round's drift
+    // averaged by the next round: GetXi with the rounds shifted by one against their times.
+    Rounds shifted(rounds.begin() + 1, rounds.end());
+    shifted.push_back(rounds.front());
+    EXPECT_NEAR(ScheduleMetrics::GetOverlapXi(n, rounds, times, {0, 0, 0}),
+                ScheduleMetrics::GetXi(n, shifted, times),
+                1e-10 * xi);
+    // A later average never helps: Xi grows with every C_r.
+    EXPECT_LT(ScheduleMetrics::GetOverlapXi(n, rounds, times, {0.5, 5.0, 0.5}), xi);
+    // A schedule that does not mix has no steady state.
+    EXPECT_TRUE(std::isinf(ScheduleMetrics::GetOverlapXi(n, {{{0, 1}}}, {1}, {1})));
+}
+
+TEST(ScheduleMetrics, OverlapXiIsAtLeastItsLowerBoundOnRandomSchedules)
+{
+    // Xi under overlap is the bound's term plus time averages of traces of positive
+    // semidefinite covariances, so the bound of the optimizer holds for it too.
+    std::mt19937_64 random(20);
+    uint32_t checked = 0;
+    for (uint32_t trial = 0; trial < 300; ++trial)
+    {
+        const uint32_t n = 2 + random() % 8;
+        const uint32_t p = 1 + random() % 4;
+        Rounds rounds(p);
+        std::vector<double> times;
+        std::vector<double> comm;
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
+        for (uint32_t r = 0; r < p; ++r)
+        {
+            // A random partition: each island joins one of up to n groups.
+            std::vector<CliqueSchedule::Clique> groups(1 + random() % n);
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                groups[random() % groups.size()].push_back(i);
+            }
+            for (const auto& g : groups)
+            {
+                if (g.size() >= 2)
+                {
+                    rounds[r].push_back(g);
+                }
+            }
+            comm.push_back(rounds[r].empty() ? 0.0 : 100 * unit(random));
+            times.push_back(std::max(100 * unit(random), comm.back()) + 1e-3);
+        }
+        if (!ScheduleMetrics::Mixes(n, rounds))
+        {
+            continue;
+        }
+        double xi = ScheduleMetrics::GetOverlapXi(n, rounds, times, comm);
+        double bound = ScheduleMetrics::GetXiLowerBound(n, times);
+        EXPECT_GE(xi, bound * (1 - 1e-12)) << trial;
+        EXPECT_TRUE(std::isfinite(xi)) << trial;
+        ++checked;
+    }
+    EXPECT_GT(checked, 100U);
 }

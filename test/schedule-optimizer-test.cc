@@ -205,3 +205,36 @@ TEST(SyntheticTopology, SeededConnectedAndDocumented)
     options.regions = 9;
     EXPECT_THROW(SyntheticTopology::GenerateJson(options), WanInputError);
 }
+
+TEST(ScheduleOptimizer, OverlapScoresTheLateAverage)
+{
+    // Under overlap the optimizer's objective is Xi under overlap (ScheduleMetrics::
+    // GetOverlapXi), not the serial form of the overlapped round times.
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    const uint32_t n = topology.GetNCities();
+    auto settings = Settings(1e11, 30, true);
+    ScheduleMetrics metrics(topology, settings);
+    for (CapabilityMode mode : {CapabilityMode::UNICAST, CapabilityMode::BOTH})
+    {
+        ScheduleOptimizer optimizer(topology, settings, mode, Quick(3));
+        for (const CliqueSchedule& s : {CliqueSchedule::AllReduce(n),
+                                        CliqueSchedule::LatinTriples(n),
+                                        CliqueSchedule::RoundRobinPairs(n)})
+        {
+            ScheduleMetrics::Evaluation e = metrics.Evaluate(s, mode);
+            std::vector<double> times;
+            std::vector<double> comm;
+            for (const auto& round : e.rounds)
+            {
+                times.push_back(round.roundS);
+                comm.push_back(round.commS);
+            }
+            double overlapXi = ScheduleMetrics::GetOverlapXi(n, s.GetRounds(), times, comm);
+            EXPECT_NEAR(optimizer.GetXi(s), overlapXi, 1e-12 * overlapXi);
+            EXPECT_DOUBLE_EQ(e.xiS, overlapXi);
+            EXPECT_GT(overlapXi, ScheduleMetrics::GetXi(n, s.GetRounds(), times));
+        }
+        ScheduleOptimizer::Result result = optimizer.Optimize();
+        EXPECT_GE(result.evaluation.xiS, result.evaluation.xiLowerBoundS);
+    }
+}

@@ -8,6 +8,7 @@
 #define COMMAND_LINE_VALUES_H
 
 #include "link-load-model.h"
+#include "payload-format.h"
 #include "wan-config-error.h"
 #include "wan-input-error.h"
 
@@ -166,6 +167,56 @@ class CommandLineValues
     static CapabilityMode ParseMode(const std::string& program,
                                     const std::string& option,
                                     const std::string& text);
+
+    /**
+     * @brief Parse a payload format name.
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text a format name: fp32, bf16 or int8
+     * @return the format
+     * @throws WanInputError naming the option, with the reason of PayloadFormatFromString()
+     */
+    static PayloadFormat ParseFormat(const std::string& program,
+                                     const std::string& option,
+                                     const std::string& text);
+
+    /**
+     * @brief Parse a model size in parameters P, written as ParseWholeNumber() reads it
+     * (7000000000 or 7e9), in [1, 2^48].
+     * @param program the program name, for the message
+     * @param option the option name, for the message
+     * @param text the value given
+     * @return P
+     * @throws WanInputError as ParseWholeNumber()
+     */
+    static uint64_t ParseModelParameters(const std::string& program,
+                                         const std::string& option,
+                                         const std::string& text);
+
+    /**
+     * @brief Check that at most one of --modelBytes (S, the wire size in every format) and
+     * --modelParameters (P, from which the format derives S) was given.
+     * @param program the program name, for the message
+     * @param bytesGiven whether --modelBytes was given
+     * @param parametersGiven whether --modelParameters was given
+     * @throws WanInputError on --modelParameters when both were given
+     */
+    static void RequireOneModelSize(const std::string& program,
+                                    bool bytesGiven,
+                                    bool parametersGiven);
+
+    /**
+     * @brief Refuse a format the packet simulation does not encode yet: every format but fp32.
+     * The one place of that refusal: simulate, run and the simulated points of sweep call it.
+     * @param program the program name, for the message
+     * @param option the option that gave the format
+     * @param format the format
+     * @throws WanInputError "NAME is not simulated yet; the schedule model (optimize,
+     *         evaluate) takes it" for any format but fp32
+     */
+    static void CheckSimulatedFormat(const std::string& program,
+                                     const std::string& option,
+                                     PayloadFormat format);
 
     /**
      * @brief Check that exactly one topology source was given: a file or a synthetic topology.

@@ -19,9 +19,10 @@ void
 TrainingOptions::AddValues(CommandLine& cmd)
 {
     cmd.AddValue("topology", topologyHelp, topology);
-    cmd.AddValue("modelBytes",
-                 "simulated model size S in bytes, a whole number (e.g. 1000000000 or 1e9)",
-                 modelBytes);
+    modelSize.AddValues(cmd,
+                        "simulated model size S on the wire in bytes, a whole number (e.g. "
+                        "1000000000 or 1e9; default " +
+                            modelBytesDefault + "; the simulation encodes fp32 only, for now)");
     cmd.AddValue("rounds", "rounds to run", rounds);
     cmd.AddValue("seed", "seed of the random streams and the objectives", seed);
     cmd.AddValue("parameterCount",
@@ -85,11 +86,7 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
     {
         config.mode = CommandLineValues::ParseMode(program, "--mode", mode);
     }
-    config.modelBytes = CommandLineValues::ParseWholeNumber(program,
-                                                            "--modelBytes",
-                                                            modelBytes,
-                                                            1,
-                                                            uint64_t{1} << 50);
+    config.modelBytes = static_cast<uint64_t>(ParseModelSize(program).bytes);
     config.rounds = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(program, "--rounds", rounds, 1, maxRounds));
     config.parameterCount =
@@ -123,6 +120,14 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
                                          seed,
                                          1,
                                          std::numeric_limits<uint32_t>::max()));
+}
+
+ModelSizeOptions::Size
+TrainingOptions::ParseModelSize(const std::string& program) const
+{
+    const ModelSizeOptions::Size size = modelSize.Parse(program, true, modelBytesDefault);
+    CommandLineValues::CheckSimulatedFormat(program, "--format", size.format);
+    return size;
 }
 
 const CommandLineValues::FieldOptions&

@@ -9,6 +9,7 @@
 
 #include "command-line-values.h"
 #include "fault-plan.h"
+#include "model-size-options.h"
 #include "training-run.h"
 
 #include <cstdint>
@@ -22,9 +23,10 @@ class CommandLine;
 /**
  * @ingroup wan-training
  * @brief The command-line options that the programs which simulate training share, declared
- * once: the topology, the run's size (--modelBytes, --rounds, --seed, --mode), the training
- * knobs of TrainingRun::Config and the fault knobs of FaultPlan, with the option of every
- * configuration field (GetFieldOptions) that the program's error edge names.
+ * once: the topology, the run's size (--modelBytes or --modelParameters with --format,
+ * --rounds, --seed, --mode), the training knobs of TrainingRun::Config and the fault knobs of
+ * FaultPlan, with the option of every configuration field (GetFieldOptions) that the program's
+ * error edge names.
  *
  * A program sets its own defaults in the public texts, calls AddValues() (and AddMode()) before
  * CommandLine::Parse(), then Parse() for the configuration; the fault texts go to
@@ -34,10 +36,10 @@ class TrainingOptions
 {
   public:
     /**
-     * @brief Add --topology, --modelBytes, --rounds, --seed, the training knobs
-     * (--parameterCount, --localSteps, --stepTime, --learningRate, --heterogeneity, --loss,
-     * --pcapSnaplen) and the fault knobs (--linkDown, --crash, --straggler, --duplicate,
-     * --reorder, --reorderDelay, --timeLimit) with their help texts.
+     * @brief Add --topology, --modelBytes, --modelParameters, --format, --rounds, --seed, the
+     * training knobs (--parameterCount, --localSteps, --stepTime, --learningRate,
+     * --heterogeneity, --loss, --pcapSnaplen) and the fault knobs (--linkDown, --crash,
+     * --straggler, --duplicate, --reorder, --reorderDelay, --timeLimit) with their help texts.
      * @param cmd the command line; this object must outlive cmd.Parse()
      */
     void AddValues(CommandLine& cmd);
@@ -65,10 +67,21 @@ class TrainingOptions
      */
     static const CommandLineValues::FieldOptions& GetFieldOptions();
 
+    /**
+     * @brief Parse the model size: --modelBytes, or --modelParameters in --format, or
+     * modelBytesDefault when neither is given; a format the simulation does not encode yet is
+     * refused (CommandLineValues::CheckSimulatedFormat).
+     * @param program the name that error messages start with
+     * @return S (a whole number of bytes), the format and P
+     * @throws WanInputError for a bad value, both sizes, or a format not simulated yet
+     */
+    ModelSizeOptions::Size ParseModelSize(const std::string& program) const;
+
     std::string topology;                                      //!< --topology (empty: not given)
     std::string topologyHelp{"topology JSON file (required)"}; //!< the help text of --topology
     std::string mode{"unicast"};                               //!< --mode (with AddMode())
-    std::string modelBytes{"100000000"};                       //!< --modelBytes
+    ModelSizeOptions modelSize;                                //!< --modelBytes and the like
+    std::string modelBytesDefault{"100000000"};                //!< S without either size
     std::string rounds{"2"};                                   //!< --rounds
     uint32_t maxRounds{uint32_t{1} << 20};                     //!< the largest --rounds accepted
     std::string seed{"1"};                                     //!< --seed

@@ -52,6 +52,34 @@ Averaging(uint32_t n)
     return Eigen::MatrixXd::Constant(n, n, 1.0 / n);
 }
 
+/**
+ * @brief The periodic steady state X = A X A^T + Q by doubling (see the class documentation for
+ * the stopping bound).
+ * @param a A = Phi - J
+ * @param q the covariance a period adds from zero
+ * @return X, symmetrised
+ */
+Eigen::MatrixXd
+SolveSteadyState(Eigen::MatrixXd a, const Eigen::MatrixXd& q)
+{
+    Eigen::MatrixXd x = q;
+    uint32_t doublings = 0;
+    while (true)
+    {
+        double s = a.squaredNorm();
+        if (s < 1 && s / (1 - s) <= LYAPUNOV_TOLERANCE)
+        {
+            break;
+        }
+        NS_ABORT_MSG_IF(++doublings > MAX_DOUBLINGS,
+                        "GetXi: the Lyapunov iteration did not converge (rho too close to 1)");
+        x += a * x * a.transpose();
+        a = a * a;
+    }
+    NS_LOG_LOGIC("Lyapunov solved after " << doublings << " doublings");
+    return 0.5 * (x + x.transpose());
+}
+
 } // namespace
 
 ScheduleMetrics::ScheduleMetrics(const WanTopology& topology, const Settings& settings)
@@ -271,7 +299,12 @@ ScheduleMetrics::Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) c
     e.rhoRandom = GetRandomRotationRho(n, rounds);
     e.tEpsS = GetTimeToEps(n, rounds, times, m_settings.eps);
     e.rEps = e.mixes ? std::log(1.0 / m_settings.eps) / e.tEpsS : 0.0;
-    e.xiS = GetXi(n, rounds, times);
+    std::vector<double> commTimes;
+    for (const RoundCost& cost : e.rounds)
+    {
+        commTimes.push_back(cost.commS);
+    }
+    e.xiS = GetScheduleXi(rounds, commTimes);
     e.xiColocatedS = GetColocatedXi(n, m_settings.computeS);
     e.xiLowerBoundS = GetXiLowerBound(n, times);
     return e;
@@ -466,59 +499,104 @@ ScheduleMetrics::GetTimeToEps(uint32_t n,
 }
 
 double
+ScheduleMetrics::GetDriftXi(uint32_t n,
+                            const std::vector<CliqueSchedule::Round>& rounds,
+                            const std::vector<double>& roundTimesS,
+                            const std::vector<double>* commTimesS)
+{
+    if (!Mixes(n, rounds))
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    const bool overlap = commTimesS != nullptr;
+    const Eigen::MatrixXd j = Averaging(n);
+    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
+    // Q: the covariance a period adds from zero (serial: drift, then average; overlap: the
+    // snapshots, Y_{r+1} = W_r Y_r W_r + T_r (I - J)); A = Phi - J.
+    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
+    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        if (!overlap)
+        {
+            q += roundTimesS[r] * disagreement;
+        }
+        AverageRows(rounds[r], q);
+        AverageColumns(rounds[r], q);
+        if (overlap)
+        {
+            q += roundTimesS[r] * disagreement;
+        }
+        AverageRows(rounds[r], a);
+    }
+    a -= j;
+    Eigen::MatrixXd x = SolveSteadyState(a, q);
+    double numerator = 0;
+    double totalS = 0;
+    for (std::size_t r = 0; r < rounds.size(); ++r)
+    {
+        const double t = roundTimesS[r];
+        if (!overlap)
+        {
+            numerator += t * x.trace() / n + (n - 1.0) / n * t * t / 2;
+            x += t * disagreement;
+            AverageRows(rounds[r], x);
+            AverageColumns(rounds[r], x);
+        }
+        else
+        {
+            // Until round r's average arrives (C_r after the snapshot) the islands disagree by
+            // Y_r, afterwards by W_r Y_r W_r; the drift of the round adds on top.
+            const double c = (*commTimesS)[r];
+            NS_ABORT_MSG_IF(!(c >= 0 && c <= t),
+                            "GetOverlapXi: round " << r << " communicates " << c << " s of " << t
+                                                   << " s");
+            const double before = x.trace() / n;
+            AverageRows(rounds[r], x);
+            AverageColumns(rounds[r], x);
+            numerator += c * before + (t - c) * x.trace() / n + (n - 1.0) / n * t * t / 2;
+            x += t * disagreement;
+        }
+        totalS += t;
+    }
+    NS_ABORT_MSG_IF(!(totalS > 0), "GetXi: the period has no duration");
+    return numerator / totalS;
+}
+
+double
 ScheduleMetrics::GetXi(uint32_t n,
                        const std::vector<CliqueSchedule::Round>& rounds,
                        const std::vector<double>& roundTimesS)
 {
     NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.empty(),
                     "GetXi: one time per round is needed");
-    if (!Mixes(n, rounds))
+    return GetDriftXi(n, rounds, roundTimesS, nullptr);
+}
+
+double
+ScheduleMetrics::GetOverlapXi(uint32_t n,
+                              const std::vector<CliqueSchedule::Round>& rounds,
+                              const std::vector<double>& roundTimesS,
+                              const std::vector<double>& commTimesS)
+{
+    NS_ABORT_MSG_IF(rounds.size() != roundTimesS.size() || rounds.size() != commTimesS.size() ||
+                        rounds.empty(),
+                    "GetOverlapXi: one round time and one communication time per round are needed");
+    return GetDriftXi(n, rounds, roundTimesS, &commTimesS);
+}
+
+double
+ScheduleMetrics::GetScheduleXi(const std::vector<CliqueSchedule::Round>& rounds,
+                               const std::vector<double>& commTimesS) const
+{
+    const uint32_t n = m_links.GetTopology().GetNCities();
+    std::vector<double> times;
+    for (double commS : commTimesS)
     {
-        return std::numeric_limits<double>::infinity();
+        times.push_back(GetRoundTime(commS));
     }
-    const Eigen::MatrixXd j = Averaging(n);
-    const Eigen::MatrixXd disagreement = Eigen::MatrixXd::Identity(n, n) - j;
-    // Q: the covariance a period adds from Sigma = 0; A = Phi - J.
-    Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, n);
-    Eigen::MatrixXd a = Eigen::MatrixXd::Identity(n, n);
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-    {
-        q += roundTimesS[r] * disagreement;
-        AverageRows(rounds[r], q);
-        AverageColumns(rounds[r], q);
-        AverageRows(rounds[r], a);
-    }
-    a -= j;
-    // Sigma_0 = A Sigma_0 A^T + Q by doubling (see the class documentation for the bound).
-    Eigen::MatrixXd x = q;
-    uint32_t doublings = 0;
-    while (true)
-    {
-        double s = a.squaredNorm();
-        if (s < 1 && s / (1 - s) <= LYAPUNOV_TOLERANCE)
-        {
-            break;
-        }
-        NS_ABORT_MSG_IF(++doublings > MAX_DOUBLINGS,
-                        "GetXi: the Lyapunov iteration did not converge (rho too close to 1)");
-        x += a * x * a.transpose();
-        a = a * a;
-    }
-    NS_LOG_LOGIC("Lyapunov solved after " << doublings << " doublings");
-    Eigen::MatrixXd sigma = 0.5 * (x + x.transpose());
-    double numerator = 0;
-    double totalS = 0;
-    for (std::size_t r = 0; r < rounds.size(); ++r)
-    {
-        const double t = roundTimesS[r];
-        numerator += t * sigma.trace() / n + (n - 1.0) / n * t * t / 2;
-        totalS += t;
-        sigma += t * disagreement;
-        AverageRows(rounds[r], sigma);
-        AverageColumns(rounds[r], sigma);
-    }
-    NS_ABORT_MSG_IF(!(totalS > 0), "GetXi: the period has no duration");
-    return numerator / totalS;
+    return m_settings.overlap ? GetOverlapXi(n, rounds, times, commTimesS)
+                              : GetXi(n, rounds, times);
 }
 
 double

@@ -29,8 +29,7 @@ namespace ns3
  * nothing. A round of rings instead costs the largest T_ring(C), the step recursion of
  * doc/schedule-model.rst, "The ring" (SolveRingSteps), with every hop's step time taken from
  * the round's loads (GetRingTime). T_r = tau_c + T_comm(r), or max(tau_c, T_comm(r)) with
- * overlap; overlap changes T_r only, not the form of Xi ("Xi under overlap" there is not
- * implemented).
+ * overlap.
  *
  * Information exchange: the round matrices W_r (block averaging), the period product
  * Phi = W_P ... W_1, rho = ||Phi - J||_2, rho_rand = lambda_max(mean_r W_r - J), T_eps / R_eps,
@@ -41,7 +40,10 @@ namespace ns3
  * X_{j+1} = X_j + A_j X_j A_j^T, A_{j+1} = A_j^2, which sums 2^j terms of the series after j steps.
  * It stops on a proven bound: the remainder is A_j X A_j^T, whose trace is at most
  * s / (1 - s) tr(X_j) with s = ||A_j||_F^2 >= ||A_j||_2^2, so the trace (hence Xi) is exact to a
- * relative 1e-15 once that bound is met; a schedule with rho = 0 stops at once.
+ * relative 1e-15 once that bound is met; a schedule with rho = 0 stops at once. With overlap
+ * the average of round r arrives T_comm(r) after its snapshot: Xi is then GetOverlapXi, from
+ * the snapshots' steady state Y_{r+1} = W_r Y_r W_r + T_r (I - J) (doc/schedule-model.rst,
+ * "Xi under overlap"). Either way Xi >= GetXiLowerBound of the same round times.
  *
  * The static functions take rounds as lists of cliques so the optimizer can call them without
  * building a validated CliqueSchedule; they assume valid rounds.
@@ -246,9 +248,42 @@ class ScheduleMetrics
                         const std::vector<double>& roundTimesS);
 
     /**
+     * @brief Xi under overlap: the islands snapshot x_r, compute on, and apply round r's average
+     * when it arrives, C_r = T_comm(r) after the snapshot.
+     *
+     * Y_r, the covariance of the snapshots, follows Y_{r+1} = W_r Y_r W_r + T_r (I - J) in its
+     * periodic steady state (the Lyapunov equation as for GetXi), and
+     * Xi = sum_r [C_r tr(Y_r)/N + (T_r - C_r) tr(W_r Y_r W_r)/N + (N-1)/N T_r^2/2] / sum_r T_r.
+     * All-reduce gives (N-1)/N (T_comm + T/2).
+     * @param n number of islands
+     * @param rounds the rounds of a period
+     * @param roundTimesS T_r of each round (positive in sum)
+     * @param commTimesS C_r = T_comm(r) of each round, 0 <= C_r <= T_r
+     * @return Xi in seconds; infinity when the schedule does not mix
+     */
+    static double GetOverlapXi(uint32_t n,
+                               const std::vector<CliqueSchedule::Round>& rounds,
+                               const std::vector<double>& roundTimesS,
+                               const std::vector<double>& commTimesS);
+
+    /**
+     * @param rounds the rounds of a period (on the topology's islands)
+     * @param commTimesS T_comm(r) of each round
+     * @return Xi under the settings: GetOverlapXi with overlap, else GetXi, of the round times
+     * GetRoundTime(T_comm(r))
+     */
+    double GetScheduleXi(const std::vector<CliqueSchedule::Round>& rounds,
+                         const std::vector<double>& commTimesS) const;
+
+    /**
+     * @brief The lower bound (N-1)/N sum T_r^2 / (2 sum T_r) of Xi, with or without overlap.
+     *
+     * Both forms of Xi are this term plus the time average of traces of covariance matrices,
+     * which are positive semidefinite (sums of congruences W M W of positive semidefinite
+     * terms), so the bound holds under overlap too, for the overlapped T_r.
      * @param n number of islands
      * @param roundTimesS T_r of each round
-     * @return the lower bound (N-1)/N sum T_r^2 / (2 sum T_r) of Xi
+     * @return the lower bound
      */
     static double GetXiLowerBound(uint32_t n, const std::vector<double>& roundTimesS);
 
@@ -274,6 +309,20 @@ class ScheduleMetrics
     static void AverageColumns(const CliqueSchedule::Round& round, Eigen::MatrixXd& m);
 
   private:
+    /**
+     * @brief Xi, serial (GetXi) or under overlap (GetOverlapXi): the periodic steady state of
+     * the covariance, then its time average over the period.
+     * @param n number of islands
+     * @param rounds the rounds of a period
+     * @param roundTimesS T_r of each round
+     * @param commTimesS C_r of each round under overlap; null for the serial form
+     * @return Xi; infinity when the schedule does not mix
+     */
+    static double GetDriftXi(uint32_t n,
+                             const std::vector<CliqueSchedule::Round>& rounds,
+                             const std::vector<double>& roundTimesS,
+                             const std::vector<double>* commTimesS);
+
     LinkLoadModel m_links;             //!< streams per link
     Settings m_settings;               //!< the settings
     std::vector<double> m_capacityBps; //!< capacity of each directed link in bit/s

@@ -218,17 +218,17 @@ ScheduleOptimizer::Score(const MaskSchedule& schedule)
     {
         return it->second;
     }
-    std::vector<double> times;
+    std::vector<double> commTimes;
     for (const MaskRound& round : schedule)
     {
-        times.push_back(m_metrics.GetRoundTime(GetCommS(round)));
+        commTimes.push_back(GetCommS(round));
     }
     std::vector<CliqueSchedule::Round> rounds;
     for (const MaskRound& round : schedule)
     {
         rounds.push_back(ToRound(round));
     }
-    double xi = ScheduleMetrics::GetXi(m_n, rounds, times);
+    double xi = m_metrics.GetScheduleXi(rounds, commTimes);
     ++m_evaluations;
     m_scores.emplace(schedule, xi);
     return xi;
@@ -754,7 +754,7 @@ ScheduleOptimizer::LocalSearch(Scored current, bool polish)
             {
                 break;
             }
-            // The lower bound of Xi needs only the round times: skip hopeless neighbours.
+            // Xi's lower bound (overlap or not) needs only the round times: skip the hopeless.
             std::vector<double> times;
             for (const MaskRound& round : s)
             {

@@ -27,8 +27,9 @@ namespace ns3
  * @brief Search for the schedule of rotating cliques with the smallest Xi (doc/schedule-model.rst,
  * "Search").
  *
- * For a topology, S, tau_c, a capability mode and overlap, the optimizer minimises Xi over
- * schedules of period P <= maxPeriod:
+ * For a topology, S, tau_c, a capability mode and overlap, the optimizer minimises Xi
+ * (ScheduleMetrics::GetScheduleXi: with overlap, Xi under overlap) over schedules of period
+ * P <= maxPeriod:
  * 1. **Round pool.** For N <= 10 every set partition is enumerated (Bell(10) = 115975) and the
  *    three cheapest (by T_comm) of each clique-size profile are kept; beyond, for each clique size
  *    k the latency-regional partition and seeded random partitions of near-equal cliques are
