@@ -268,10 +268,6 @@ Run(int argc, char* argv[])
     Reject(config.printJobs && config.collectOnly,
            "--collectOnly",
            "excludes --printJobs (print the jobs, run them, then collect)");
-    Reject(simulating && config.overlap,
-           "--overlap",
-           "the packet simulation runs compute and communication in "
-           "sequence; drop --overlap or --simulateRounds");
     Reject(simulating && synthetic > 0,
            "--syntheticIslands",
            "the packet simulation needs a --topology file");
@@ -294,16 +290,22 @@ Run(int argc, char* argv[])
         config.simulationCommand = [&config, topologyPath](const ScheduleSweep::Point& point,
                                                            const std::string& schedule,
                                                            const std::string& results) {
-            return std::vector<std::string>{config.simulator,
-                                            "--topology=" + topologyPath,
-                                            "--schedule=" + schedule,
-                                            "--mode=" + CapabilityModeToString(point.mode),
-                                            "--modelBytes=" + point.modelBytesText,
-                                            "--localSteps=" + std::to_string(config.localSteps),
-                                            "--stepTime=" + std::to_string(point.stepTimeNs) + "ns",
-                                            "--rounds=" + std::to_string(config.simulateRounds),
-                                            "--seed=" + std::to_string(config.optimizer.seed),
-                                            "--out=" + results};
+            std::vector<std::string> command{config.simulator,
+                                             "--topology=" + topologyPath,
+                                             "--schedule=" + schedule,
+                                             "--mode=" + CapabilityModeToString(point.mode),
+                                             "--modelBytes=" + point.modelBytesText,
+                                             "--localSteps=" + std::to_string(config.localSteps),
+                                             "--stepTime=" + std::to_string(point.stepTimeNs) +
+                                                 "ns",
+                                             "--rounds=" + std::to_string(config.simulateRounds),
+                                             "--seed=" + std::to_string(config.optimizer.seed),
+                                             "--out=" + results};
+            if (config.overlap)
+            {
+                command.push_back("--overlap=true");
+            }
+            return command;
         };
     }
     const ScheduleSweep sweep(config);

@@ -21,9 +21,8 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("WanTrainingExperimentPlots");
 
-ExperimentPlots::ExperimentPlots(const WanTopology& topology, double computeS)
-    : m_topology(topology),
-      m_computeS(computeS)
+ExperimentPlots::ExperimentPlots(const WanTopology& topology)
+    : m_topology(topology)
 {
 }
 
@@ -166,9 +165,8 @@ ExperimentPlots::RoundTimePlot(const TrainingExperiment::Result& result) const
         {
             if (o.simulatedRoundS[r] >= 0)
             {
-                data.Add(m_computeS + o.predictedCommS[r], o.simulatedRoundS[r]);
-                largest =
-                    std::max({largest, m_computeS + o.predictedCommS[r], o.simulatedRoundS[r]});
+                data.Add(o.predictedRoundS[r], o.simulatedRoundS[r]);
+                largest = std::max({largest, o.predictedRoundS[r], o.simulatedRoundS[r]});
             }
         }
         plot.AddDataset(data);

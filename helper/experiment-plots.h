@@ -36,9 +36,8 @@ class ExperimentPlots
 
     /**
      * @param topology the WAN
-     * @param computeS tau_c in seconds
      */
-    ExperimentPlots(const WanTopology& topology, double computeS);
+    explicit ExperimentPlots(const WanTopology& topology);
 
     /**
      * @brief Write every plot into the run directory.
@@ -104,7 +103,6 @@ class ExperimentPlots
     Gnuplot RoundTimePlot(const TrainingExperiment::Result& result) const;
 
     const WanTopology& m_topology; //!< the WAN
-    double m_computeS;             //!< tau_c
 };
 
 } // namespace ns3

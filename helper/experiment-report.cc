@@ -266,7 +266,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
         std::vector<double> simulatedComm;
         for (size_t r = 0; r < o.predictedCommS.size(); ++r)
         {
-            predictedRound.push_back(computeS + o.predictedCommS[r]);
+            predictedRound.push_back(o.predictedRoundS[r]);
             if (o.simulatedRoundS[r] >= 0)
             {
                 simulatedRound.push_back(o.simulatedRoundS[r]);
@@ -377,7 +377,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
         for (size_t r = 0; r < o.predictedCommS.size(); ++r)
         {
             rounds << CapabilityModeToString(o.mode) << "," << r << "," << o.predictedCommS[r]
-                   << "," << o.simulatedCommS[r] << "," << computeS + o.predictedCommS[r] << ","
+                   << "," << o.simulatedCommS[r] << "," << o.predictedRoundS[r] << ","
                    << o.simulatedRoundS[r] << "\n";
         }
     }

@@ -463,7 +463,8 @@ ScheduleSweep::ReadResults(Point& point, const std::string& file) const
     }
     point.simulatedRoundS = results.summary.trainingTimeS / rounds;
     point.predictedCommS = predictedComm / rounds;
-    point.predictedRoundS = computeS + point.predictedCommS;
+    point.predictedRoundS =
+        ScheduleMetrics::GetRoundTime(computeS, point.predictedCommS, m_config.overlap);
     point.simulatedCommS = complete ? simulatedComm / rounds : NAN;
     point.verified = results.verification.passed;
     point.done = true;

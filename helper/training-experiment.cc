@@ -132,6 +132,10 @@ TrainingExperiment::ReadOutcome(const TrainingRunSummary& results, ModeOutcome& 
     for (const TrainingRunSummary::Round& round : results.rounds)
     {
         outcome.predictedCommS.push_back(round.predictedCommS);
+        outcome.predictedRoundS.push_back(ScheduleMetrics::GetRoundTime(
+            m_config.training.localSteps * m_config.training.stepTime.GetSeconds(),
+            round.predictedCommS,
+            m_config.training.overlap));
         outcome.simulatedCommS.push_back(round.commS.value_or(-1));
         const double end = round.endS.value_or(-1);
         outcome.simulatedRoundS.push_back(end < 0 ? -1 : end - previousEnd);
@@ -235,6 +239,7 @@ TrainingExperiment::Run()
     ScheduleMetrics::Settings settings;
     settings.modelBytes = static_cast<double>(config.modelBytes);
     settings.computeS = computeS;
+    settings.overlap = config.overlap;
     for (CapabilityMode mode : m_config.modes)
     {
         const std::string name = CapabilityModeToString(mode);
@@ -350,7 +355,7 @@ TrainingExperiment::Run()
         *m_config.summary << result.table << std::flush;
     }
     report.Write(result, directory);
-    for (const auto& note : ExperimentPlots(m_topology, computeS).Write(result, directory))
+    for (const auto& note : ExperimentPlots(m_topology).Write(result, directory))
     {
         Log(note);
     }

@@ -77,20 +77,21 @@ class TrainingExperiment
         std::string origin;                                     //!< "search" or a baseline
         ScheduleMetrics::Evaluation evaluation;                 //!< its predicted metrics
         std::vector<double> predictedCommS;                     //!< T_comm per simulated round
-        std::vector<double> simulatedCommS;                     //!< comm_s per round (-1: none)
-        std::vector<double> simulatedRoundS;                    //!< end(r) - end(r-1) (-1: none)
-        std::vector<std::pair<double, double>> loss;            //!< (t, loss of the average model)
-        std::vector<std::pair<double, double>> consensus;       //!< (t, consensus distance)
-        std::vector<double> linkBytes;                          //!< bytes per directed link
-        double finalIslandLoss{0};     //!< mean over islands of F(x_i) - F*
-        double trainingTimeS{0};       //!< last round end
-        bool passed{false};            //!< complete and verified
-        uint64_t repairs{0};           //!< chunks sent again
-        uint64_t errorDrops{0};        //!< packets lost to the error models
-        uint64_t queueDrops{0};        //!< packets dropped by full queues
-        uint64_t partialAggregates{0}; //!< FPGA aggregates by Timeout
-        uint64_t packetHops{0};        //!< packets transmitted, all links
-        std::string failure;           //!< why islands gave up (empty: none)
+        std::vector<double> predictedRoundS;         //!< T_r per simulated round (with its overlap)
+        std::vector<double> simulatedCommS;          //!< comm_s per round (-1: none)
+        std::vector<double> simulatedRoundS;         //!< end(r) - end(r-1) (-1: none)
+        std::vector<std::pair<double, double>> loss; //!< (t, loss of the average model)
+        std::vector<std::pair<double, double>> consensus; //!< (t, consensus distance)
+        std::vector<double> linkBytes;                    //!< bytes per directed link
+        double finalIslandLoss{0};                        //!< mean over islands of F(x_i) - F*
+        double trainingTimeS{0};                          //!< last round end
+        bool passed{false};                               //!< complete and verified
+        uint64_t repairs{0};                              //!< chunks sent again
+        uint64_t errorDrops{0};                           //!< packets lost to the error models
+        uint64_t queueDrops{0};                           //!< packets dropped by full queues
+        uint64_t partialAggregates{0};                    //!< FPGA aggregates by Timeout
+        uint64_t packetHops{0};                           //!< packets transmitted, all links
+        std::string failure;                              //!< why islands gave up (empty: none)
     };
 
     /** One mode's row of the summary (computed by ExperimentReport). */

@@ -204,6 +204,75 @@ class InlineFpgaTestCase : public TestCase
     }
 
     /**
+     * @brief The fixed-point accumulator cannot take a contribution: with {CHI, LAX, TYO}
+     * expected and LAX's DATA in the slot, a DATA of TYO with a value beyond 2^31 (chunk 0), or
+     * one that takes a sum beyond it (chunk 1: 1.5e9 + 1.5e9), passes unchanged (OVERFLOW), the
+     * slot leaves at once as a partial aggregate of LAX (no Timeout), and CHI's DATA after it
+     * passes (CLOSED): the receiver sums what passed.
+     */
+    void Overflow()
+    {
+        Build(65536, MilliSeconds(10));
+        const uint64_t all = Bits({"CHI", "LAX", "TYO"});
+        const Ipv4Address root = Address("LON");
+        Expect(m_toLon, 0, all, "LON");
+        auto data = [this](const std::string& city, uint32_t chunk, float first) {
+            IslandSyncHeader header = Header(IslandSyncHeader::DATA, 0, City(city), 0, chunk);
+            header.SetContributors(Bits({city}));
+            std::vector<float> values = Values(City(city), chunk);
+            values[0] = first;
+            header.SetValues(values);
+            return header;
+        };
+        const IslandSyncHeader lax0 = data("LAX", 0, Values(City("LAX"), 0)[0]);
+        const IslandSyncHeader tyo0 = data("TYO", 0, 3.0e9f);
+        const IslandSyncHeader lax1 = data("LAX", 1, 1.5e9f);
+        const IslandSyncHeader tyo1 = data("TYO", 1, 1.5e9f);
+        Inject(MilliSeconds(1), m_toLon, lax0, root);
+        Inject(MilliSeconds(2), m_toLon, tyo0, root);
+        Play(m_toLon, 0, {{3, DATA, "CHI", 0, 0, "LON"}});
+        Inject(MilliSeconds(4), m_toLon, lax1, root);
+        Inject(MilliSeconds(5), m_toLon, tyo1, root);
+        Play(m_toLon, 0, {{6, DATA, "CHI", 0, 1, "LON"}});
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 6u, "per chunk: TYO, LAX's partial, CHI");
+        for (uint32_t chunk = 0; chunk < 2; ++chunk)
+        {
+            const std::string where = "chunk " + std::to_string(chunk);
+            const Sent& passed = m_sentLon[3 * chunk];
+            NS_TEST_EXPECT_MSG_EQ(passed.header.GetType(), DATA, where << ": TYO passes");
+            NS_TEST_EXPECT_MSG_EQ(passed.header.GetSender(), City("TYO"), where << ": TYO");
+            NS_TEST_EXPECT_MSG_EQ(
+                (passed.header.GetValues() == (chunk == 0 ? tyo0 : tyo1).GetValues()),
+                true,
+                where << ": unchanged");
+            const Sent& partial = m_sentLon[3 * chunk + 1];
+            NS_TEST_EXPECT_MSG_EQ(partial.header.GetType(), AGGREGATE, where << ": a partial");
+            NS_TEST_EXPECT_MSG_EQ(partial.header.GetContributors(),
+                                  Bits({"LAX"}),
+                                  where << ": of LAX alone");
+            NS_TEST_EXPECT_MSG_EQ(
+                (partial.header.GetValues() == (chunk == 0 ? lax0 : lax1).GetValues()),
+                true,
+                where << ": LAX's values, exact");
+            NS_TEST_EXPECT_MSG_EQ(partial.destination, root, where << ": to the root");
+            NS_TEST_EXPECT_MSG_EQ(m_sentLon[3 * chunk + 2].header.GetSender(),
+                                  City("CHI"),
+                                  where << ": CHI passes after it");
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::OVERFLOW),
+                              2u,
+                              "two OVERFLOW");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::CLOSED),
+                              2u,
+                              "two CLOSED");
+        // In 6, summed 2 (LAX's), 2 partial aggregates, no Timeout, 4 passed.
+        ExpectCounters({6, 2, 2, 0, 4, 0}, "overflow");
+        End();
+    }
+
+    /**
      * @brief What a tree entry does not take passes at once (NO_EXPECTATION), unchanged: DATA and
      * an AGGREGATE of expected contributors addressed to an island other than the root, DATA of a
      * contributor not expected, an AGGREGATE naming one; the expected ones addressed to the root
@@ -727,6 +796,9 @@ static class InlineFpgaTestSuite : public TestSuite
             {"a partial aggregate overlapping its slot passes (OVERLAP), the slot "
              "completes; a DATA duplicate is absorbed",
              &InlineFpgaTestCase::Overlap},
+            {"a contribution the fixed-point sum cannot take passes (OVERFLOW), the slot "
+             "leaves at once as a partial aggregate, the chunk closes",
+             &InlineFpgaTestCase::Overflow},
             {"tree entry: not to the root, or an unexpected contributor: "
              "NO_EXPECTATION",
              &InlineFpgaTestCase::NoExpectation},

@@ -30,6 +30,11 @@ TrainingOptions::AddValues(CommandLine& cmd)
                  "carry them)",
                  parameterCount);
     cmd.AddValue("localSteps", "local gradient steps per round", localSteps);
+    cmd.AddValue("overlap",
+                 "overlap compute with the exchange (streaming): round r+1's local steps run "
+                 "while round r's exchange is on the wire, and its average is applied late as "
+                 "x <- x + (avg_r - x_r)",
+                 overlap);
     cmd.AddValue("stepTime", "compute time of one local step (s, ms, us, ns)", stepTime);
     cmd.AddValue("learningRate", "gradient step size, in (0, 1)", learningRate);
     cmd.AddValue("heterogeneity", "spread of the islands' objective targets", heterogeneity);
@@ -98,6 +103,7 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
     config.localSteps = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(program, "--localSteps", localSteps, 0, 1000000));
     config.stepTime = CommandLineValues::ParseDuration(program, "--stepTime", stepTime, true);
+    config.overlap = overlap;
     config.learningRate =
         CommandLineValues::ParseNumberInRange(program, "--learningRate", learningRate, 0, 1, true);
     if (config.learningRate <= 0)

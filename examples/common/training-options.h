@@ -87,6 +87,7 @@ class TrainingOptions
     std::string seed{"1"};                                     //!< --seed
     std::string parameterCount{"1024"};                        //!< --parameterCount
     std::string localSteps{"10"};                              //!< --localSteps
+    bool overlap{false};                                       //!< --overlap
     std::string stepTime{"10ms"};                              //!< --stepTime
     std::string learningRate{"0.05"};                          //!< --learningRate
     std::string heterogeneity{"1"};                            //!< --heterogeneity

@@ -127,7 +127,13 @@ ScheduleMetrics::GetLinkLoadModel() const
 double
 ScheduleMetrics::GetRoundTime(double commS) const
 {
-    return m_settings.overlap ? std::max(m_settings.computeS, commS) : m_settings.computeS + commS;
+    return GetRoundTime(m_settings.computeS, commS, m_settings.overlap);
+}
+
+double
+ScheduleMetrics::GetRoundTime(double computeS, double commS, bool overlap)
+{
+    return overlap ? std::max(computeS, commS) : computeS + commS;
 }
 
 ScheduleMetrics::RingHops

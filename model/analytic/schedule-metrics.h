@@ -166,6 +166,13 @@ class ScheduleMetrics
     static RingTime GetRingTime(const RingHops& hops, const std::vector<double>& linkS);
 
     /**
+     * @param computeS tau_c
+     * @param commS T_comm of a round
+     * @param overlap whether compute overlaps communication
+     * @return T_r: tau_c + T_comm, or max(tau_c, T_comm) with overlap
+     */
+    static double GetRoundTime(double computeS, double commS, bool overlap);
+    /**
      * @param commS T_comm of a round
      * @return T_r under the settings (compute plus or overlapped with communication)
      */
