@@ -245,4 +245,38 @@ TEST(FuzzCorpus, HeaderSeedsHoldEveryMessageType)
                              IslandSyncHeader::VIEW}));
 }
 
+TEST(FuzzCorpus, HeaderSeedsHoldEveryPayloadFormat)
+{
+    // Accepted DATA or AGGREGATE seeds in fp32, bf16 and int8, so the fuzzer starts from every
+    // encoding, and refused seeds with a malformed format field or encoding.
+    std::set<int> accepted;
+    std::set<std::string> refused;
+    for (const auto& entry : fs::directory_iterator(InputDir("corpus", "island-sync-header")))
+    {
+        std::vector<uint8_t> bytes = ReadBytes(entry.path());
+        Buffer buffer;
+        buffer.AddAtStart(bytes.size());
+        buffer.Begin().Write(bytes.data(), bytes.size());
+        IslandSyncHeader header;
+        if (header.Deserialize(buffer.Begin()) == 0)
+        {
+            refused.insert(entry.path().filename().string());
+        }
+        else if (!header.GetValues().empty())
+        {
+            accepted.insert(static_cast<int>(header.GetFormat()));
+        }
+    }
+    EXPECT_EQ(accepted, (std::set<int>{0, 1, 2}));
+    for (const char* seed : {"bad-format.bin",
+                             "bad-format-on-nack.bin",
+                             "bad-int8-offset.bin",
+                             "bad-int8-scale.bin",
+                             "bad-int8-code.bin",
+                             "bad-bf16-signalling-nan.bin"})
+    {
+        EXPECT_EQ(refused.count(seed), 1u) << seed;
+    }
+}
+
 } // namespace

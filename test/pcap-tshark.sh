@@ -20,6 +20,9 @@
 # of its messages.tsv, as IslandSyncHeader and pcap-report decode it: type, name (the Info
 # column's first word), version, job, sender, round, clique index, exclusion epoch, counts,
 # bitmap, value offset, area count and frame length, every checksum good.
+# The test capture of the payload formats (test/data/pcap/payload-formats/formats.pcap, written by
+# the IslandSyncHeader test suite) decodes to the formats, offsets, counts and first values of its
+# formats.tsv (bf16 values and int8 codes times their block's scale).
 # The test capture of every aggregate kind (test/data/pcap/aggregate-kinds/aggregates.pcap)
 # decodes to the kinds of its aggregates.tsv (wtsync.aggregate_kind, from the IPv4 addresses:
 # total, partial, edge, island aggregate, or plain aggregate for unknown addresses) with their
@@ -163,6 +166,31 @@ elif ! diff "$work/aggregates-expected.txt" "$work/aggregates-decoded.txt" \
   failed=$((failed + 1))
 else
   echo "ok aggregate kinds: $(wc -l <"$work/aggregates-decoded.txt") aggregates, each kind as" \
+    "listed"
+fi
+
+# The test capture of the payload formats: format, type, offset, count, frame length and the
+# first three decoded values of formats.tsv, checksum good.
+formats="$source_dir/test/data/pcap/payload-formats"
+grep -v '^#' "$formats/formats.tsv" | awk -F'\t' -v OFS='\t' '{ print $1, $2, $4, $5, $6, $7, $8, 1 }' \
+  >"$work/formats-expected.txt"
+tshark -X lua_script:"$lua" -r "$formats/formats.pcap" -T fields -E separator=/t \
+  -e frame.number -e wtsync.type -e wtsync.format -e wtsync.value_offset -e wtsync.value_count \
+  -e frame.len -e wtsync.value -e wtsync.checksum.status 2>"$work/tshark-formats.err" |
+  awk -F'\t' -v OFS='\t' '{
+    split("fp32 bf16 int8", names, " "); split($7, values, ",")
+    print $1, $2, names[$3 + 1], $4, $5, $6, values[1] "," values[2] "," values[3], $8
+  }' >"$work/formats-decoded.txt"
+if grep -qi 'lua\|error' "$work/tshark-formats.err"; then
+  echo "FAIL payload formats: tshark reported:"
+  head -5 "$work/tshark-formats.err"
+  failed=$((failed + 1))
+elif ! diff "$work/formats-expected.txt" "$work/formats-decoded.txt" >"$work/formats-diff.txt"; then
+  echo "FAIL payload formats: the dissector reads other formats or values than formats.tsv:"
+  head -20 "$work/formats-diff.txt"
+  failed=$((failed + 1))
+else
+  echo "ok payload formats: $(wc -l <"$work/formats-decoded.txt") frames, formats and values as" \
     "listed"
 fi
 
