@@ -6,13 +6,13 @@
 
 #include "fuzz-targets.h"
 #include "island-sync-header.h"
+#include "payload-codec.h"
 
 #include "ns3/buffer.h"
 #include "ns3/packet.h"
 
 #include <algorithm>
 #include <bitset>
-#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -49,18 +49,6 @@ ToBuffer(const std::vector<uint8_t>& bytes)
 }
 
 /**
- * @param value a float
- * @return its bits
- */
-uint32_t
-Bits(float value)
-{
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return bits;
-}
-
-/**
  * @brief Whether two headers carry the same fields (values compared bit for bit, so NaNs too).
  * @param a a header
  * @param b a header
@@ -75,7 +63,8 @@ SameFields(const IslandSyncHeader& a, const IslandSyncHeader& b)
     }
     for (std::size_t k = 0; k < a.GetValues().size(); ++k)
     {
-        if (Bits(a.GetValues()[k]) != Bits(b.GetValues()[k]))
+        if (PayloadCodec::FloatToBits(a.GetValues()[k]) !=
+            PayloadCodec::FloatToBits(b.GetValues()[k]))
         {
             return false;
         }

@@ -30,29 +30,10 @@ namespace
 /** Values of an int8 block. */
 constexpr uint32_t B = INT8_BLOCK_VALUES;
 
-/**
- * @param value a float
- * @return its bits
- */
-uint32_t
-Bits(float value)
-{
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return bits;
-}
-
-/**
- * @param bits IEEE 754 bits
- * @return the float
- */
-float
-FromBits(uint32_t bits)
-{
-    float value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
-}
+/** @return the bits of a float (PayloadCodec::FloatToBits) */
+constexpr auto Bits = &PayloadCodec::FloatToBits;
+/** @return the float of bits (PayloadCodec::BitsToFloat) */
+constexpr auto FromBits = &PayloadCodec::BitsToFloat;
 
 /**
  * @param format a format

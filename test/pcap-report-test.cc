@@ -715,50 +715,37 @@ const std::string PAYLOAD_FORMATS =
 TEST(SyncPacketDecoder, DecodesThePayloadFormatsCaptureAsListed)
 {
     // The same capture and table as the IslandSyncHeader test suite and pcap-tshark.sh.
-    std::ifstream table(PAYLOAD_FORMATS + "/formats.tsv");
-    ASSERT_TRUE(table.good());
+    const std::vector<FormatCaptureRow> rows =
+        ReadFormatCaptureRows(PAYLOAD_FORMATS + "/formats.tsv");
+    ASSERT_EQ(rows.size(), 4u);
     SyncPcapReader reader(PAYLOAD_FORMATS + "/formats.pcap");
     SyncPacketDecoder decoder(PORT);
     std::set<std::string> formats;
-    for (std::string line; std::getline(table, line);)
+    for (const FormatCaptureRow& row : rows)
     {
-        if (line.empty() || line[0] == '#')
-        {
-            continue;
-        }
-        std::istringstream row(line);
-        uint32_t frame, type, offset, count, frameBytes;
-        std::string name, format, first;
-        row >> frame >> type >> name >> format >> offset >> count >> frameBytes >> first;
-        ASSERT_FALSE(row.fail()) << line;
-        SCOPED_TRACE(line);
+        SCOPED_TRACE(row.frame);
         SyncPcapReader::Record record;
         ASSERT_TRUE(reader.Next(record));
-        DecodedSyncPacket d =
+        const DecodedSyncPacket d =
             decoder.Decode(record.data, record.capturedBytes, record.wireBytes, true);
-        ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+        ASSERT_TRUE(d.IsSync()) << d.invalidReason;
         EXPECT_EQ(d.checksum, DecodedSyncPacket::GOOD);
-        EXPECT_EQ(d.wireBytes, frameBytes);
-        EXPECT_EQ(d.header.type, type);
-        EXPECT_EQ(SyncPacketDecoder::TypeToString(d.header.type), name);
-        EXPECT_EQ(SyncPacketDecoder::FormatToString(d.header.format), format);
-        EXPECT_EQ(d.header.valueOffset, offset);
-        EXPECT_EQ(d.header.areaCount, count);
-        EXPECT_EQ(d.modelBytes, frameBytes - 2 - 20 - 8 - 40);
-        ASSERT_EQ(d.values.size(), count);
-        std::istringstream values(first);
-        for (uint32_t k = 0; k < 3; ++k)
-        {
-            std::string value;
-            std::getline(values, value, ',');
-            EXPECT_EQ(d.values[k], std::stof(value)) << k;
-        }
+        EXPECT_EQ(d.wireBytes, row.frameBytes);
+        EXPECT_EQ(d.header.type, row.type);
+        EXPECT_EQ(SyncPacketDecoder::TypeToString(d.header.type), row.name);
+        EXPECT_EQ(SyncPacketDecoder::FormatToString(d.header.format), row.format);
+        EXPECT_EQ(d.header.valueOffset, row.offset);
+        EXPECT_EQ(d.header.areaCount, row.count);
+        EXPECT_EQ(d.modelBytes, row.frameBytes - 2 - 20 - 8 - 40);
+        ASSERT_EQ(d.values.size(), row.count);
+        EXPECT_EQ(std::vector<float>(d.values.begin(), d.values.begin() + row.firstValues.size()),
+                  row.firstValues);
         // What IslandSyncHeader decodes, bit for bit.
-        Ptr<Packet> packet = Create<Packet>(record.data + 30, record.capturedBytes - 30);
         IslandSyncHeader header;
-        ASSERT_NE(packet->RemoveHeader(header), 0u);
+        ASSERT_NE(Create<Packet>(record.data + 30, record.capturedBytes - 30)->RemoveHeader(header),
+                  0u);
         EXPECT_EQ(d.values, header.GetValues());
-        formats.insert(format);
+        formats.insert(row.format);
     }
     SyncPcapReader::Record extra;
     EXPECT_FALSE(reader.Next(extra)) << "a frame beyond the table's";

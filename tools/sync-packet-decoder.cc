@@ -180,17 +180,8 @@ SyncPacketDecoder::GetPort() const
 const char*
 SyncPacketDecoder::FormatToString(uint8_t format)
 {
-    switch (format)
-    {
-    case FORMAT_FP32:
-        return "fp32";
-    case FORMAT_BF16:
-        return "bf16";
-    case FORMAT_INT8:
-        return "int8";
-    default:
-        return "unknown";
-    }
+    static const char* const names[] = {"fp32", "bf16", "int8"}; // by PayloadFormat
+    return format <= FORMAT_INT8 ? names[format] : "unknown";
 }
 
 const char*

@@ -7,6 +7,7 @@
 #include "island-sync-header.h"
 
 #include "payload-codec.h"
+#include "sync-protocol.h"
 
 #include "ns3/assert.h"
 #include "ns3/fatal-error.h"
@@ -55,49 +56,11 @@ PopCount(uint64_t bitmap)
     return static_cast<uint16_t>(std::bitset<64>(bitmap).count());
 }
 
-/**
- * @param p where to write
- * @param value a 16-bit value, written in network byte order
- */
-void
-PutU16(uint8_t* p, uint16_t value)
-{
-    p[0] = static_cast<uint8_t>(value >> 8);
-    p[1] = static_cast<uint8_t>(value);
-}
-
-/**
- * @param p where to write
- * @param value a 32-bit value, written in network byte order
- */
-void
-PutU32(uint8_t* p, uint32_t value)
-{
-    p[0] = static_cast<uint8_t>(value >> 24);
-    p[1] = static_cast<uint8_t>(value >> 16);
-    p[2] = static_cast<uint8_t>(value >> 8);
-    p[3] = static_cast<uint8_t>(value);
-}
-
-/**
- * @param p where to read
- * @return the 16-bit value in network byte order there
- */
-uint16_t
-GetU16(const uint8_t* p)
-{
-    return static_cast<uint16_t>((p[0] << 8) | p[1]);
-}
-
-/**
- * @param p where to read
- * @return the 32-bit value in network byte order there
- */
-uint32_t
-GetU32(const uint8_t* p)
-{
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
+// The protocol's network byte order.
+constexpr auto GetU16 = &SyncProtocol::GetU16; //!< SyncProtocol::GetU16
+constexpr auto GetU32 = &SyncProtocol::GetU32; //!< SyncProtocol::GetU32
+constexpr auto PutU16 = &SyncProtocol::PutU16; //!< SyncProtocol::PutU16
+constexpr auto PutU32 = &SyncProtocol::PutU32; //!< SyncProtocol::PutU32
 
 /**
  * @brief Copy bytes out of a buffer in 32-bit words (the last 1-3 bytes one by one).

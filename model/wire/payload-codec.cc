@@ -6,6 +6,8 @@
 
 #include "payload-codec.h"
 
+#include "sync-protocol.h"
+
 #include "ns3/assert.h"
 #include "ns3/fatal-error.h"
 
@@ -23,53 +25,9 @@ namespace
 /** The smallest subnormal float, 2^-149: the smallest nonzero int8 scale. */
 const double MIN_SCALE = std::ldexp(1.0, -149);
 
-/**
- * @param value a float
- * @return its IEEE 754 bits
- */
-uint32_t
-FloatToBits(float value)
-{
-    static_assert(sizeof(float) == sizeof(uint32_t), "float must be 32 bits");
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return bits;
-}
-
-/**
- * @param bits IEEE 754 bits
- * @return the float
- */
-float
-BitsToFloat(uint32_t bits)
-{
-    float value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
-}
-
-/**
- * @param p where to write
- * @param value a 32-bit value, written in network byte order
- */
-void
-PutU32(uint8_t* p, uint32_t value)
-{
-    p[0] = static_cast<uint8_t>(value >> 24);
-    p[1] = static_cast<uint8_t>(value >> 16);
-    p[2] = static_cast<uint8_t>(value >> 8);
-    p[3] = static_cast<uint8_t>(value);
-}
-
-/**
- * @param p where to read
- * @return the 32-bit value in network byte order there
- */
-uint32_t
-GetU32(const uint8_t* p)
-{
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
+// The protocol's network byte order.
+constexpr auto GetU32 = &SyncProtocol::GetU32; //!< SyncProtocol::GetU32
+constexpr auto PutU32 = &SyncProtocol::PutU32; //!< SyncProtocol::PutU32
 
 /**
  * @brief Round a positive scale to the int8 scale grid: INT8_SCALE_BITS significant bits
@@ -145,7 +103,7 @@ EncodeInt8Block(const float* values, uint32_t count, int8_t* codes)
 bool
 DecodeInt8Block(float scale, const int8_t* codes, uint32_t count, float* values)
 {
-    const uint32_t bits = FloatToBits(scale);
+    const uint32_t bits = PayloadCodec::FloatToBits(scale);
     const bool zeroCodes = std::all_of(codes, codes + count, [](int8_t code) { return code == 0; });
     if (bits == 0 || bits == PayloadCodec::INT8_NAN_SCALE_BITS)
     {
@@ -166,6 +124,23 @@ DecodeInt8Block(float scale, const int8_t* codes, uint32_t count, float* values)
 }
 
 } // namespace
+
+uint32_t
+PayloadCodec::FloatToBits(float value)
+{
+    static_assert(sizeof(float) == sizeof(uint32_t), "float must be 32 bits");
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    return bits;
+}
+
+float
+PayloadCodec::BitsToFloat(uint32_t bits)
+{
+    float value;
+    std::memcpy(&value, &bits, sizeof(value));
+    return value;
+}
 
 uint16_t
 PayloadCodec::EncodeBf16(float value)

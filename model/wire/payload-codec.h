@@ -111,6 +111,18 @@ class PayloadCodec
 
     /**
      * @param value a float
+     * @return its IEEE 754 bits (its fp32 encoding, in host order)
+     */
+    static uint32_t FloatToBits(float value);
+
+    /**
+     * @param bits IEEE 754 bits
+     * @return the float
+     */
+    static float BitsToFloat(uint32_t bits);
+
+    /**
+     * @param value a float
      * @return its bf16 bits: rounded to nearest, ties to even (NaN: BF16_QUIET_NAN)
      */
     static uint16_t EncodeBf16(float value);
