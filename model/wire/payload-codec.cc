@@ -25,6 +25,22 @@ namespace
 /** The smallest subnormal float, 2^-149: the smallest nonzero int8 scale. */
 const double MIN_SCALE = std::ldexp(1.0, -149);
 
+/**
+ * @brief The bits of a value as another type of their size (std::bit_cast of C++20), inline
+ * where the exported PayloadCodec::FloatToBits and BitsToFloat would be calls.
+ * @param from the value
+ * @return its bits as a To
+ */
+template <typename To, typename From>
+To
+BitCast(From from)
+{
+    static_assert(sizeof(To) == sizeof(From), "a bit cast keeps the size");
+    To to;
+    std::memcpy(&to, &from, sizeof(to));
+    return to;
+}
+
 // The protocol's network byte order.
 constexpr auto GetU32 = &SyncProtocol::GetU32; //!< SyncProtocol::GetU32
 constexpr auto PutU32 = &SyncProtocol::PutU32; //!< SyncProtocol::PutU32
@@ -103,7 +119,7 @@ EncodeInt8Block(const float* values, uint32_t count, int8_t* codes)
 bool
 DecodeInt8Block(float scale, const int8_t* codes, uint32_t count, float* values)
 {
-    const uint32_t bits = PayloadCodec::FloatToBits(scale);
+    const uint32_t bits = BitCast<uint32_t>(scale);
     const bool zeroCodes = std::all_of(codes, codes + count, [](int8_t code) { return code == 0; });
     if (bits == 0 || bits == PayloadCodec::INT8_NAN_SCALE_BITS)
     {
@@ -123,43 +139,58 @@ DecodeInt8Block(float scale, const int8_t* codes, uint32_t count, float* values)
     return largest == PayloadCodec::INT8_MAX_CODE;
 }
 
+/**
+ * @param value a float
+ * @return its bf16 bits: rounded to nearest, ties to even (NaN: BF16_QUIET_NAN)
+ */
+uint16_t
+ToBf16(float value)
+{
+    if (std::isnan(value))
+    {
+        return PayloadCodec::BF16_QUIET_NAN;
+    }
+    // Round to nearest, ties to even: add just under half of the dropped part's unit, plus the
+    // kept part's lowest bit. Infinities stay; a finite value carries into infinity.
+    const uint32_t bits = BitCast<uint32_t>(value);
+    const uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+    return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+/**
+ * @param bits bf16 bits
+ * @return the float they stand for (exact)
+ */
+float
+FromBf16(uint16_t bits)
+{
+    return BitCast<float>(uint32_t{bits} << 16);
+}
+
 } // namespace
 
 uint32_t
 PayloadCodec::FloatToBits(float value)
 {
-    static_assert(sizeof(float) == sizeof(uint32_t), "float must be 32 bits");
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return bits;
+    return BitCast<uint32_t>(value);
 }
 
 float
 PayloadCodec::BitsToFloat(uint32_t bits)
 {
-    float value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
+    return BitCast<float>(bits);
 }
 
 uint16_t
 PayloadCodec::EncodeBf16(float value)
 {
-    const uint32_t bits = FloatToBits(value);
-    if (std::isnan(value))
-    {
-        return BF16_QUIET_NAN;
-    }
-    // Round to nearest, ties to even: add just under half of the dropped part's unit, plus the
-    // kept part's lowest bit. Infinities stay; a finite value carries into infinity.
-    const uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
-    return static_cast<uint16_t>((bits + rounding) >> 16);
+    return ToBf16(value);
 }
 
 float
 PayloadCodec::DecodeBf16(uint16_t bits)
 {
-    return BitsToFloat(uint32_t{bits} << 16);
+    return FromBf16(bits);
 }
 
 float
@@ -171,7 +202,7 @@ PayloadCodec::GetInt8Scale(const float* values, uint32_t count)
     {
         if (!std::isfinite(values[k]))
         {
-            return BitsToFloat(INT8_NAN_SCALE_BITS);
+            return BitCast<float>(INT8_NAN_SCALE_BITS);
         }
         largest = std::max(largest, std::fabs(values[k]));
     }
@@ -186,13 +217,13 @@ PayloadCodec::Encode(PayloadFormat format, const float* values, uint32_t count, 
     case PayloadFormat::FP32:
         for (uint32_t k = 0; k < count; ++k)
         {
-            PutU32(out + 4 * k, FloatToBits(values[k]));
+            PutU32(out + 4 * k, BitCast<uint32_t>(values[k]));
         }
         return;
     case PayloadFormat::BF16:
         for (uint32_t k = 0; k < count; ++k)
         {
-            const uint16_t bits = EncodeBf16(values[k]);
+            const uint16_t bits = ToBf16(values[k]);
             out[2 * k] = static_cast<uint8_t>(bits >> 8);
             out[2 * k + 1] = static_cast<uint8_t>(bits);
         }
@@ -203,7 +234,7 @@ PayloadCodec::Encode(PayloadFormat format, const float* values, uint32_t count, 
             const uint32_t n = std::min(INT8_BLOCK_VALUES, count - first);
             const float scale =
                 EncodeInt8Block(values + first, n, reinterpret_cast<int8_t*>(out + 4));
-            PutU32(out, FloatToBits(scale));
+            PutU32(out, BitCast<uint32_t>(scale));
             out += INT8_SCALE_BYTES + n;
         }
         return;
@@ -219,14 +250,14 @@ PayloadCodec::Decode(PayloadFormat format, const uint8_t* in, uint32_t count, fl
     case PayloadFormat::FP32:
         for (uint32_t k = 0; k < count; ++k)
         {
-            values[k] = BitsToFloat(GetU32(in + 4 * k));
+            values[k] = BitCast<float>(GetU32(in + 4 * k));
         }
         return true;
     case PayloadFormat::BF16:
         for (uint32_t k = 0; k < count; ++k)
         {
             const uint16_t bits = static_cast<uint16_t>((in[2 * k] << 8) | in[2 * k + 1]);
-            values[k] = DecodeBf16(bits);
+            values[k] = FromBf16(bits);
             if (std::isnan(values[k]) && bits != BF16_QUIET_NAN)
             {
                 return false;
@@ -237,7 +268,7 @@ PayloadCodec::Decode(PayloadFormat format, const uint8_t* in, uint32_t count, fl
         for (uint32_t first = 0; first < count; first += INT8_BLOCK_VALUES)
         {
             const uint32_t n = std::min(INT8_BLOCK_VALUES, count - first);
-            const float scale = BitsToFloat(GetU32(in));
+            const float scale = BitCast<float>(GetU32(in));
             if (!DecodeInt8Block(scale,
                                  reinterpret_cast<const int8_t*>(in + INT8_SCALE_BYTES),
                                  n,
@@ -262,7 +293,7 @@ PayloadCodec::Quantize(PayloadFormat format, float* values, uint32_t count)
     case PayloadFormat::BF16:
         for (uint32_t k = 0; k < count; ++k)
         {
-            values[k] = DecodeBf16(EncodeBf16(values[k]));
+            values[k] = FromBf16(ToBf16(values[k]));
         }
         return;
     case PayloadFormat::INT8: {
