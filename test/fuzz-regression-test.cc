@@ -221,8 +221,12 @@ TEST(FuzzCorpus, TopologyAndScheduleSeedsAreAcceptedAndRejected)
 
 TEST(FuzzCorpus, HeaderSeedsHoldEveryMessageType)
 {
-    // A corpus of rejected headers would leave the accepting paths unexplored.
+    // A corpus of rejected headers would leave the accepting paths unexplored: accepted seeds of
+    // every type, DATA or AGGREGATE seeds in fp32, bf16 and int8, so the fuzzer starts from every
+    // encoding, and refused seeds with a malformed format field or encoding.
     std::set<int> accepted;
+    std::set<int> formats;
+    std::set<std::string> refused;
     for (const auto& entry : fs::directory_iterator(InputDir("corpus", "island-sync-header")))
     {
         std::vector<uint8_t> bytes = ReadBytes(entry.path());
@@ -233,6 +237,14 @@ TEST(FuzzCorpus, HeaderSeedsHoldEveryMessageType)
         if (header.Deserialize(buffer.Begin()) != 0)
         {
             accepted.insert(header.GetType());
+            if (!header.GetValues().empty())
+            {
+                formats.insert(static_cast<int>(header.GetFormat()));
+            }
+        }
+        else
+        {
+            refused.insert(entry.path().filename().string());
         }
     }
     EXPECT_EQ(accepted,
@@ -243,6 +255,16 @@ TEST(FuzzCorpus, HeaderSeedsHoldEveryMessageType)
                              IslandSyncHeader::READY,
                              IslandSyncHeader::READY_ASK,
                              IslandSyncHeader::VIEW}));
+    EXPECT_EQ(formats, (std::set<int>{0, 1, 2}));
+    for (const char* seed : {"bad-format.bin",
+                             "bad-format-on-nack.bin",
+                             "bad-int8-offset.bin",
+                             "bad-int8-scale.bin",
+                             "bad-int8-code.bin",
+                             "bad-bf16-signalling-nan.bin"})
+    {
+        EXPECT_EQ(refused.count(seed), 1u) << seed;
+    }
 }
 
 } // namespace

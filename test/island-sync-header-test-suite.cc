@@ -5,6 +5,7 @@
  */
 
 #include "island-sync-header.h"
+#include "payload-codec.h"
 #include "sync-test-frame.h"
 
 #include "ns3/ipv4-header.h"
@@ -30,9 +31,11 @@
  * IslandSyncHeader test suite: round trips of every message type, the wire layout checked byte
  * by byte against the documented offsets, rejection of truncated and corrupt headers
  * (including semantically invalid ones that carry a correct checksum), finding the header
- * in a datagram or frame (ReadFromPacket, PeekTypeInPacket), and the test capture of every
- * message kind (test/data/pcap/message-kinds/) that the pcap decoder and the Wireshark dissector
- * decode too.
+ * in a datagram or frame (ReadFromPacket, PeekTypeInPacket), the payload formats (bf16, int8:
+ * sizes, round trips, the format field, int8 block alignment, the checksum over the encoded
+ * bytes), and the test captures of every message kind (test/data/pcap/message-kinds/) and of the
+ * payload formats (test/data/pcap/payload-formats/) that the pcap decoder and the Wireshark
+ * dissector decode too.
  */
 
 using namespace ns3;
@@ -585,6 +588,252 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
 namespace
 {
 
+/**
+ * @param format a format
+ * @param values the values
+ * @param offset the value offset
+ * @return a DATA header of MakeData()'s fields in the format carrying the values
+ */
+IslandSyncHeader
+MakeFormatData(PayloadFormat format, const std::vector<float>& values, uint32_t offset)
+{
+    IslandSyncHeader header = MakeData();
+    header.SetFormat(format);
+    header.SetValueOffset(offset);
+    header.SetValues(values);
+    return header;
+}
+
+/**
+ * @param header a header
+ * @return its serialized bytes
+ */
+std::vector<uint8_t>
+Serialized(const IslandSyncHeader& header)
+{
+    Ptr<Packet> packet = Create<Packet>(0);
+    packet->AddHeader(header);
+    return Bytes(packet);
+}
+
+/**
+ * @param a values
+ * @param b values
+ * @return whether they are equal bit for bit
+ */
+bool
+SameBits(const std::vector<float>& a, const std::vector<float>& b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), 4 * a.size()) == 0;
+}
+
+} // namespace
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The payload formats on the wire: the format in the type byte's high bits, sizes,
+ * round trips (the sender's decoded values are the receiver's), GetMaxValues and
+ * PeekSerializedSize per format, and what Deserialize refuses: an unknown format, a format on a
+ * message without values, an int8 value offset off a block boundary, a bad checksum over the
+ * encoded bytes, an encoding the codec never writes.
+ */
+class IslandSyncHeaderFormatTestCase : public TestCase
+{
+  public:
+    IslandSyncHeaderFormatTestCase()
+        : TestCase("payload formats: format field, sizes, round trips, rejections")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 1030 values: two int8 blocks (1024 and 6), of varied magnitudes.
+        std::vector<float> values(1030);
+        for (uint32_t k = 0; k < values.size(); ++k)
+        {
+            values[k] = std::ldexp(std::sin(0.37 * k + 0.1), static_cast<int>(k % 13) - 6);
+        }
+
+        struct Expected
+        {
+            PayloadFormat format;
+            uint32_t areaBytes;
+        };
+
+        for (const Expected& e : {Expected{PayloadFormat::FP32, 4 * 1030},
+                                  Expected{PayloadFormat::BF16, 2 * 1030},
+                                  Expected{PayloadFormat::INT8, 1030 + 4 * 2}})
+        {
+            const std::string name = PayloadFormatToString(e.format);
+            const IslandSyncHeader sent = MakeFormatData(e.format, values, 2048);
+            NS_TEST_EXPECT_MSG_EQ(PayloadFormatToString(sent.GetFormat()), name, "GetFormat");
+            NS_TEST_EXPECT_MSG_EQ(sent.GetSerializedSize(), 40 + e.areaBytes, name << " size");
+            std::vector<float> quantized = values;
+            PayloadCodec::Quantize(e.format, quantized);
+            NS_TEST_EXPECT_MSG_EQ(SameBits(sent.GetValues(), quantized),
+                                  true,
+                                  name << ": SetValues quantizes");
+            const std::vector<uint8_t> bytes = Serialized(sent);
+            NS_TEST_ASSERT_MSG_EQ(bytes.size(), 40 + e.areaBytes, name << " bytes");
+            const int typeByte = (static_cast<int>(e.format) << 4) | IslandSyncHeader::DATA;
+            NS_TEST_EXPECT_MSG_EQ(int{bytes[3]},
+                                  typeByte,
+                                  name << ": the format in the type byte's high bits");
+            NS_TEST_EXPECT_MSG_EQ(int{bytes[2]}, 2, name << ": version 2");
+            NS_TEST_EXPECT_MSG_EQ(((bytes[36] << 8) | bytes[37]), 1030, "the count is of values");
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekSerializedSize(bytes.data()),
+                                  40 + e.areaBytes,
+                                  name << " PeekSerializedSize");
+            // The value area is the codec's encoding, the checksum over it (FixChecksum
+            // recomputes it independently: the same bytes).
+            std::vector<uint8_t> area(e.areaBytes);
+            PayloadCodec::Encode(e.format, values.data(), 1030, area.data());
+            NS_TEST_EXPECT_MSG_EQ((std::vector<uint8_t>(bytes.begin() + 40, bytes.end()) == area),
+                                  true,
+                                  name << ": the value area is the encoding");
+            std::vector<uint8_t> rechecked = bytes;
+            FixChecksum(rechecked, rechecked.size());
+            NS_TEST_EXPECT_MSG_EQ((rechecked == bytes), true, name << ": checksum");
+
+            IslandSyncHeader received;
+            Ptr<Packet> packet = Create<Packet>(bytes.data(), bytes.size());
+            packet->AddAtEnd(Create<Packet>(37));
+            NS_TEST_ASSERT_MSG_EQ(packet->RemoveHeader(received),
+                                  40 + e.areaBytes,
+                                  name << " accepted");
+            NS_TEST_EXPECT_MSG_EQ(PayloadFormatToString(received.GetFormat()), name, "format read");
+            NS_TEST_EXPECT_MSG_EQ(received.GetValueOffset(), 2048u, name);
+            NS_TEST_EXPECT_MSG_EQ(SameBits(received.GetValues(), sent.GetValues()),
+                                  true,
+                                  name << ": the receiver decodes the sender's values");
+            NS_TEST_EXPECT_MSG_EQ((Serialized(received) == bytes),
+                                  true,
+                                  name << ": re-encoding what was received gives the same bytes");
+
+            // ReadFromPacket and PeekTypeInPacket in a frame.
+            Ptr<Packet> frame = MakeSyncFrame(Create<Packet>(bytes.data(), bytes.size()), {});
+            IslandSyncHeader read;
+            NS_TEST_EXPECT_MSG_EQ(
+                IslandSyncHeader::ReadFromPacket(frame, IslandSyncHeader::PPP_FRAME, 9477, read),
+                30u,
+                name << " ReadFromPacket");
+            NS_TEST_EXPECT_MSG_EQ(SameBits(read.GetValues(), sent.GetValues()), true, name);
+            NS_TEST_EXPECT_MSG_EQ(PayloadFormatToString(read.GetFormat()), name, "format");
+            IslandSyncHeader::Type type = IslandSyncHeader::DONE;
+            NS_TEST_EXPECT_MSG_EQ(
+                IslandSyncHeader::PeekTypeInPacket(frame, IslandSyncHeader::PPP_FRAME, 9477, type),
+                30u,
+                name << " PeekTypeInPacket");
+            NS_TEST_EXPECT_MSG_EQ(type, IslandSyncHeader::DATA, name << ": the type alone");
+
+            // Any byte of the encoded area flipped: the checksum refuses it.
+            for (size_t i : {size_t{40}, size_t{44}, bytes.size() - 1})
+            {
+                std::vector<uint8_t> corrupt = bytes;
+                corrupt[i] ^= 0x21;
+                NS_TEST_EXPECT_MSG_EQ(Accepts(corrupt), false, name << ": byte " << i);
+            }
+            // Truncated by one byte.
+            NS_TEST_EXPECT_MSG_EQ(Accepts(std::vector<uint8_t>(bytes.begin(), bytes.end() - 1)),
+                                  false,
+                                  name << " truncated");
+        }
+
+        // The type byte: unknown formats, and a format on a message without values.
+        const std::vector<uint8_t> bf16 =
+            Serialized(MakeFormatData(PayloadFormat::BF16, values, 0));
+        for (uint8_t format = 3; format < 16; ++format)
+        {
+            std::vector<uint8_t> bad = bf16;
+            bad[3] = static_cast<uint8_t>((format << 4) | IslandSyncHeader::DATA);
+            FixChecksum(bad, bad.size());
+            NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "unknown format " << int(format));
+            Ptr<Packet> frame = MakeSyncFrame(Create<Packet>(bad.data(), bad.size()), {});
+            IslandSyncHeader::Type type = IslandSyncHeader::DONE;
+            NS_TEST_EXPECT_MSG_EQ(
+                IslandSyncHeader::PeekTypeInPacket(frame, IslandSyncHeader::PPP_FRAME, 9477, type),
+                0u,
+                "PeekTypeInPacket refuses format " << int(format));
+        }
+        IslandSyncHeader done;
+        done.SetType(IslandSyncHeader::DONE);
+        done.SetContributors(2);
+        done.SetFormat(PayloadFormat::INT8);
+        const std::vector<uint8_t> doneBytes = Serialized(done);
+        NS_TEST_EXPECT_MSG_EQ(doneBytes[3], IslandSyncHeader::DONE, "DONE carries no format");
+        for (uint8_t type : {3, 4, 5, 6, 7})
+        {
+            std::vector<uint8_t> bad = doneBytes;
+            bad[3] = static_cast<uint8_t>(0x10 | type);
+            if (type == IslandSyncHeader::NACK)
+            {
+                bad[23] = 10; // a chunk count and one range [0, 1)
+                bad[37] = 1;
+                bad.insert(bad.end(), {0, 0, 0, 0, 0, 0, 0, 1});
+            }
+            FixChecksum(bad, bad.size());
+            NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "bf16 on type " << int(type));
+            bad[3] = type;
+            FixChecksum(bad, bad.size());
+            NS_TEST_EXPECT_MSG_EQ(Accepts(bad), true, "the same without the format " << int(type));
+        }
+
+        // int8: the value offset must be a multiple of 1024 (chunks carry whole blocks).
+        const std::vector<uint8_t> int8 =
+            Serialized(MakeFormatData(PayloadFormat::INT8, values, 0));
+        for (uint32_t offset : {1024u, 4096u * 1024u, 512u, 1u, 1023u})
+        {
+            std::vector<uint8_t> moved = int8;
+            WriteBe32(moved, 32, offset);
+            FixChecksum(moved, moved.size());
+            NS_TEST_EXPECT_MSG_EQ(Accepts(moved), (offset % 1024 == 0), "int8 offset " << offset);
+        }
+        // An fp32 header whose type byte says int8: the area and checksum the format names
+        // are not there.
+        {
+            std::vector<uint8_t> fp32 = Serialized(MakeFormatData(PayloadFormat::FP32, values, 0));
+            fp32[3] = 0x21;
+            FixChecksum(fp32, fp32.size());
+            NS_TEST_EXPECT_MSG_EQ(Accepts(fp32), false, "fp32 values read as int8");
+        }
+        // A non-canonical int8 scale (a low mantissa bit set) with a correct checksum.
+        {
+            std::vector<uint8_t> bad = int8;
+            bad[43] ^= 0x01;
+            FixChecksum(bad, bad.size());
+            NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "an int8 scale Encode never writes");
+        }
+
+        // How many values a chunk carries, and SetFormat quantizes what is held.
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(8932, PayloadFormat::FP32), 2233u, "");
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(8932, PayloadFormat::BF16), 4466u, "");
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(8932, PayloadFormat::INT8),
+                              8u * 1024,
+                              "whole blocks of 1028 bytes");
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(1027, PayloadFormat::INT8), 0u, "");
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(1028, PayloadFormat::INT8), 1024u, "");
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(65495, PayloadFormat::INT8),
+                              63u * 1024,
+                              "at most 63 blocks: the count is a u16");
+        NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::GetMaxValues(65495, PayloadFormat::BF16),
+                              32747u,
+                              "the largest datagram");
+        IslandSyncHeader later = MakeData();
+        later.SetValues({1.0f + std::ldexp(1.0f, -10)});
+        later.SetFormat(PayloadFormat::BF16);
+        NS_TEST_EXPECT_MSG_EQ(later.GetValues()[0], 1.0f, "SetFormat quantizes the values held");
+        std::ostringstream printed;
+        later.Print(printed);
+        NS_TEST_EXPECT_MSG_EQ((printed.str().find("format=bf16") != std::string::npos),
+                              true,
+                              printed.str());
+    }
+};
+
+namespace
+{
+
 /** One header of the test capture and the zero padding after it in its datagram. */
 struct CaptureMessage
 {
@@ -651,6 +900,26 @@ CaptureFrame(const CaptureMessage& message, uint16_t identification)
 }
 
 /**
+ * @brief Write a PPP capture of messages, frame k at k ms plus a delay.
+ * @param messages the headers and their padding
+ * @param path the capture to write
+ * @param delayUs the delay
+ */
+void
+WriteCapture(const std::vector<CaptureMessage>& messages, const std::string& path, uint32_t delayUs)
+{
+    PcapFile file;
+    file.Open(path, std::ios::out | std::ios::binary);
+    file.Init(9, 65535, 0);
+    for (uint32_t k = 0; k < messages.size(); ++k)
+    {
+        const std::vector<uint8_t> frame = CaptureFrame(messages[k], k + 1);
+        file.Write(0, 1000 * (k + 1) + delayUs, frame.data(), frame.size());
+    }
+    file.Close();
+}
+
+/**
  * @param path a file
  * @return its bytes (empty when it cannot be read)
  */
@@ -690,15 +959,7 @@ class IslandSyncHeaderCaptureTestCase : public TestCase
         {
             const std::string name = delayUs == 0 ? "aaa-up.pcap" : "aaa-down.pcap";
             const std::string written = CreateTempDirFilename(name);
-            PcapFile file;
-            file.Open(written, std::ios::out | std::ios::binary);
-            file.Init(9, 65535, 0);
-            for (uint32_t k = 0; k < messages.size(); ++k)
-            {
-                const std::vector<uint8_t> frame = CaptureFrame(messages[k], k + 1);
-                file.Write(0, 1000 * (k + 1) + delayUs, frame.data(), frame.size());
-            }
-            file.Close();
+            WriteCapture(messages, written, delayUs);
             NS_TEST_EXPECT_MSG_EQ(
                 (FileBytes(written) == FileBytes(CreateDataDirFilename(dir + name))),
                 true,
@@ -781,6 +1042,134 @@ class IslandSyncHeaderCaptureTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/**
+ * @return one DATA and one AGGREGATE in bf16 and in int8, as
+ *         test/data/pcap/payload-formats/formats.tsv lists them: every value shown there is
+ *         exact in its format (the int8 blocks have the scale 0.25)
+ */
+std::vector<CaptureMessage>
+FormatCaptureMessages()
+{
+    auto make = [](IslandSyncHeader::Type type,
+                   PayloadFormat format,
+                   uint32_t chunk,
+                   uint64_t contributors,
+                   uint32_t offset,
+                   const std::vector<float>& values,
+                   uint32_t padding) {
+        CaptureMessage m;
+        m.header.SetType(type);
+        m.header.SetFormat(format);
+        m.header.SetJobId(3);
+        m.header.SetRound(2);
+        m.header.SetCliqueIndex(5);
+        m.header.SetChunkIndex(chunk);
+        m.header.SetChunkCount(10);
+        m.header.SetContributors(contributors);
+        m.header.SetValueOffset(offset);
+        m.header.SetValues(values);
+        m.padding = padding;
+        return m;
+    };
+    // Two int8 blocks (1024 and 6 values), multiples of 0.25 up to 31.75 = 127 x 0.25.
+    std::vector<float> blocks(1030);
+    for (uint32_t k = 0; k < blocks.size(); ++k)
+    {
+        blocks[k] = 0.25f * (static_cast<int>((37 * k) % 255) - 127);
+    }
+    blocks[0] = 31.75f;
+    blocks[1] = 0.5f;
+    blocks[2] = -1.25f;
+    blocks[1024] = -31.75f;
+    return {
+        make(IslandSyncHeader::DATA, PayloadFormat::BF16, 4, 0x1, 1000, {1.5f, -2.25f, 3.13f}, 100),
+        make(IslandSyncHeader::AGGREGATE,
+             PayloadFormat::BF16,
+             7,
+             0xb,
+             2000,
+             {0.5f, 0.25f, 4.0f},
+             0),
+        make(IslandSyncHeader::DATA, PayloadFormat::INT8, 1, 0x1, 1024, blocks, 0),
+        make(IslandSyncHeader::AGGREGATE,
+             PayloadFormat::INT8,
+             0,
+             0x7,
+             0,
+             {31.75f, 0.5f, -1.25f},
+             20),
+    };
+}
+
+} // namespace
+
+/**
+ * @ingroup wan-training-tests
+ * @brief The test capture of the payload formats: test/data/pcap/payload-formats/formats.pcap is
+ * what Serialize writes for FormatCaptureMessages(), and Deserialize reads from it the format,
+ * fields and first values of formats.tsv, which the pcap decoder (pcap-report-test.cc) and the
+ * Wireshark dissector (pcap-tshark.sh) must read too.
+ */
+class IslandSyncHeaderFormatCaptureTestCase : public TestCase
+{
+  public:
+    IslandSyncHeaderFormatCaptureTestCase()
+        : TestCase("the test capture of the payload formats: written by Serialize, read as listed")
+    {
+        SetDataDir(NS_TEST_SOURCEDIR);
+    }
+
+  private:
+    void DoRun() override
+    {
+        const std::string dir = "data/pcap/payload-formats/";
+        const std::vector<CaptureMessage> messages = FormatCaptureMessages();
+        const std::string written = CreateTempDirFilename("formats.pcap");
+        WriteCapture(messages, written, 0);
+        NS_TEST_EXPECT_MSG_EQ(
+            (FileBytes(written) == FileBytes(CreateDataDirFilename(dir + "formats.pcap"))),
+            true,
+            "formats.pcap is not what Serialize writes now: "
+                << written << " is (copy it to test/" << dir
+                << " when the wire format changed on purpose)");
+
+        NS_TEST_ASSERT_MSG_EQ(FileBytes(CreateDataDirFilename(dir + "formats.pcap")).empty(),
+                              false,
+                              "test/" << dir << "formats.pcap");
+        const std::vector<FormatCaptureRow> rows =
+            ReadFormatCaptureRows(CreateDataDirFilename(dir + "formats.tsv"));
+        NS_TEST_EXPECT_MSG_EQ(rows.size(), messages.size(), "a row per frame");
+        PcapFile capture;
+        capture.Open(CreateDataDirFilename(dir + "formats.pcap"), std::ios::in | std::ios::binary);
+        for (const FormatCaptureRow& row : rows)
+        {
+            std::vector<uint8_t> frame(65536);
+            uint32_t sec, usec, captured, length, read;
+            capture.Read(frame.data(), frame.size(), sec, usec, captured, length, read);
+            NS_TEST_ASSERT_MSG_EQ((capture.Fail() || captured <= 30), false, "frame " << row.frame);
+            NS_TEST_EXPECT_MSG_EQ(length, row.frameBytes, "frame " << row.frame << " bytes");
+            // After the PPP, IPv4 and UDP headers (30 bytes).
+            IslandSyncHeader h;
+            NS_TEST_ASSERT_MSG_NE(Create<Packet>(frame.data() + 30, captured - 30)->RemoveHeader(h),
+                                  0u,
+                                  "frame " << row.frame << " accepted");
+            NS_TEST_EXPECT_MSG_EQ(uint32_t{h.GetType()}, row.type, "frame " << row.frame);
+            NS_TEST_EXPECT_MSG_EQ(PayloadFormatToString(h.GetFormat()), row.format, row.frame);
+            NS_TEST_EXPECT_MSG_EQ(h.GetValueOffset(), row.offset, "frame " << row.frame);
+            NS_TEST_ASSERT_MSG_EQ(h.GetValues().size(), row.count, "frame " << row.frame);
+            NS_TEST_EXPECT_MSG_EQ(
+                (std::vector<float>(h.GetValues().begin(),
+                                    h.GetValues().begin() + row.firstValues.size()) ==
+                 row.firstValues),
+                true,
+                "frame " << row.frame << " values");
+        }
+    }
+};
+
 /**
  * @ingroup wan-training-tests
  * @brief The IslandSyncHeader test suite.
@@ -797,7 +1186,9 @@ IslandSyncHeaderTestSuite::IslandSyncHeaderTestSuite()
     AddTestCase(new IslandSyncHeaderRoundTripTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderRejectTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderInPacketTestCase(), TestCase::QUICK);
+    AddTestCase(new IslandSyncHeaderFormatTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderCaptureTestCase(), TestCase::QUICK);
+    AddTestCase(new IslandSyncHeaderFormatCaptureTestCase(), TestCase::QUICK);
 }
 
 /** Static instance of the suite. */

@@ -708,6 +708,119 @@ TEST(SyncPacketDecoder, DecodesTheMessageKindsCaptureAsListed)
     EXPECT_EQ(types.size(), 7u) << "every message type";
 }
 
+/** The test capture of the payload formats and its table (test/data/pcap/payload-formats/). */
+const std::string PAYLOAD_FORMATS =
+    std::string(WAN_TRAINING_SOURCE_DIR) + "/test/data/pcap/payload-formats";
+
+TEST(SyncPacketDecoder, DecodesThePayloadFormatsCaptureAsListed)
+{
+    // The same capture and table as the IslandSyncHeader test suite and pcap-tshark.sh.
+    const std::vector<FormatCaptureRow> rows =
+        ReadFormatCaptureRows(PAYLOAD_FORMATS + "/formats.tsv");
+    ASSERT_EQ(rows.size(), 4u);
+    SyncPcapReader reader(PAYLOAD_FORMATS + "/formats.pcap");
+    SyncPacketDecoder decoder(PORT);
+    std::set<std::string> formats;
+    for (const FormatCaptureRow& row : rows)
+    {
+        SCOPED_TRACE(row.frame);
+        SyncPcapReader::Record record;
+        ASSERT_TRUE(reader.Next(record));
+        const DecodedSyncPacket d =
+            decoder.Decode(record.data, record.capturedBytes, record.wireBytes, true);
+        ASSERT_TRUE(d.IsSync()) << d.invalidReason;
+        EXPECT_EQ(d.checksum, DecodedSyncPacket::GOOD);
+        EXPECT_EQ(d.wireBytes, row.frameBytes);
+        EXPECT_EQ(d.header.type, row.type);
+        EXPECT_EQ(SyncPacketDecoder::TypeToString(d.header.type), row.name);
+        EXPECT_EQ(SyncPacketDecoder::FormatToString(d.header.format), row.format);
+        EXPECT_EQ(d.header.valueOffset, row.offset);
+        EXPECT_EQ(d.header.areaCount, row.count);
+        EXPECT_EQ(d.modelBytes, row.frameBytes - 2 - 20 - 8 - 40);
+        ASSERT_EQ(d.values.size(), row.count);
+        EXPECT_EQ(std::vector<float>(d.values.begin(), d.values.begin() + row.firstValues.size()),
+                  row.firstValues);
+        // What IslandSyncHeader decodes, bit for bit.
+        IslandSyncHeader header;
+        ASSERT_NE(Create<Packet>(record.data + 30, record.capturedBytes - 30)->RemoveHeader(header),
+                  0u);
+        EXPECT_EQ(d.values, header.GetValues());
+        formats.insert(row.format);
+    }
+    SyncPcapReader::Record extra;
+    EXPECT_FALSE(reader.Next(extra)) << "a frame beyond the table's";
+    EXPECT_EQ(formats, (std::set<std::string>{"bf16", "int8"}));
+}
+
+TEST(SyncPacketDecoder, RejectsMalformedFormatsAndEncodings)
+{
+    // The format in the type byte's high bits: unknown, or on a message without values.
+    for (uint8_t typeByte : {0x31, 0xf2, 0x13, 0x14, 0x25})
+    {
+        SCOPED_TRACE(int{typeByte});
+        Message m;
+        m.type = typeByte;
+        if ((typeByte & 0x0f) >= 3)
+        {
+            m.values.clear();
+            if ((typeByte & 0x0f) == 3)
+            {
+                m.ranges = {{0, 4}};
+            }
+        }
+        DecodedSyncPacket d = DecodeAll(BuildFrame(FrameSpec(), BuildMessage(m)));
+        EXPECT_EQ(d.sync, DecodedSyncPacket::INVALID);
+        EXPECT_STREQ(d.invalidReason, "unknown format, or a format on a message without values");
+    }
+    // An int8 DATA (two values, scale 0.25) with its offset off a block boundary or a code of
+    // -128, the checksum fixed: what Deserialize refuses too.
+    IslandSyncHeader h;
+    h.SetType(IslandSyncHeader::DATA);
+    h.SetFormat(PayloadFormat::INT8);
+    h.SetSender(3);
+    h.SetContributors(8);
+    h.SetChunkCount(4);
+    h.SetValueOffset(2048);
+    h.SetValues({31.75f, 0.5f});
+    Ptr<Packet> packet = Create<Packet>(10);
+    packet->AddHeader(h);
+    std::vector<uint8_t> good(packet->GetSize());
+    packet->CopyData(good.data(), good.size());
+    auto fixed = [](std::vector<uint8_t> bytes) {
+        bytes[38] = 0;
+        bytes[39] = 0;
+        const uint16_t checksum = InternetChecksum(bytes, 40 + 6);
+        bytes[38] = checksum >> 8;
+        bytes[39] = checksum & 0xff;
+        return bytes;
+    };
+    EXPECT_EQ(fixed(good), good) << "the checksum covers the encoded bytes";
+    DecodedSyncPacket d = DecodeAll(BuildFrame(FrameSpec(), good));
+    ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+    EXPECT_EQ(d.header.format, SyncPacketDecoder::FORMAT_INT8);
+    EXPECT_EQ(d.values, (std::vector<float>{31.75f, 0.5f}));
+    EXPECT_EQ(d.modelBytes, 6u + 10);
+    std::vector<uint8_t> moved = good;
+    moved[35] = 0x10;
+    std::vector<uint8_t> code = good;
+    code[44] = 0x80;
+    for (const auto& bad : {fixed(moved), fixed(code)})
+    {
+        d = DecodeAll(BuildFrame(FrameSpec(), bad));
+        EXPECT_EQ(d.sync, DecodedSyncPacket::INVALID);
+        Ptr<Packet> refused = Create<Packet>(bad.data(), bad.size());
+        IslandSyncHeader header;
+        EXPECT_EQ(refused->PeekHeader(header), 0u) << "Deserialize refuses it too";
+    }
+    // A headers-only capture: valid, checksum unverified, the captured codes decoded.
+    const std::vector<uint8_t> frame = BuildFrame(FrameSpec(), good);
+    SyncPacketDecoder decoder(PORT);
+    d = decoder.Decode(frame.data(), 2 + 28 + 45, frame.size(), true);
+    ASSERT_EQ(d.sync, DecodedSyncPacket::VALID) << d.invalidReason;
+    EXPECT_EQ(d.checksum, DecodedSyncPacket::UNVERIFIED);
+    EXPECT_EQ(d.values, (std::vector<float>{31.75f}));
+}
+
 TEST(PcapTraceReport, CountsEachMessageKind)
 {
     const std::vector<KindRow> rows = ReadKindRows();

@@ -20,6 +20,9 @@
 # of its messages.tsv, as IslandSyncHeader and pcap-report decode it: type, name (the Info
 # column's first word), version, job, sender, round, clique index, exclusion epoch, counts,
 # bitmap, value offset, area count and frame length, every checksum good.
+# The test capture of the payload formats (test/data/pcap/payload-formats/formats.pcap, written by
+# the IslandSyncHeader test suite) decodes to the formats, offsets, counts and first values of its
+# formats.tsv (bf16 values and int8 codes times their block's scale).
 # The test capture of every aggregate kind (test/data/pcap/aggregate-kinds/aggregates.pcap)
 # decodes to the kinds of its aggregates.tsv (wtsync.aggregate_kind, from the IPv4 addresses:
 # total, partial, edge, island aggregate, or plain aggregate for unknown addresses) with their
@@ -66,25 +69,34 @@ decoded() {
     -e ip.src -e ip.dst -e wtsync.round -e wtsync.sender -e wtsync.clique \
     -e wtsync.chunk_index -e wtsync.chunk_count -e wtsync.contributors \
     -e wtsync.contributor_count -e wtsync.value_offset -e wtsync.value_count \
-    -e wtsync.checksum.status -e wtsync.model_bytes 2>"$work/tshark.err" | sort
+    -e wtsync.checksum.status -e wtsync.model_bytes 2>"$work/tshark-data.err" | sort
 }
 
 failed=0
-check() {
-  local label="$1" file="$2" full="$3"
-  expected "$full" >"$work/expected.txt"
-  decoded "$file" >"$work/decoded.txt"
-  if grep -qi 'lua\|error' "$work/tshark.err"; then
+# verdict LABEL NAME PROBLEM FOUND: compare $work/NAME-expected.txt with $work/NAME-decoded.txt,
+# what tshark decoded (its errors in $work/tshark-NAME.err); PROBLEM says what a difference
+# means, FOUND what the decoded lines are when they agree.
+verdict() {
+  local label="$1" name="$2" problem="$3" found="$4"
+  if grep -qi 'lua\|error' "$work/tshark-$name.err"; then
     echo "FAIL $label: tshark reported:"
-    head -5 "$work/tshark.err"
+    head -5 "$work/tshark-$name.err"
     failed=$((failed + 1))
-  elif ! diff "$work/expected.txt" "$work/decoded.txt" >"$work/diff.txt"; then
-    echo "FAIL $label: decoded DATA headers differ from what the simulation sent:"
-    head -20 "$work/diff.txt"
+  elif ! diff "$work/$name-expected.txt" "$work/$name-decoded.txt" >"$work/$name-diff.txt"; then
+    echo "FAIL $label: $problem:"
+    head -20 "$work/$name-diff.txt"
     failed=$((failed + 1))
   else
-    echo "ok $label: $(wc -l <"$work/decoded.txt") DATA headers as sent"
+    echo "ok $label: $(wc -l <"$work/$name-decoded.txt") $found"
   fi
+}
+
+check() {
+  local label="$1" file="$2" full="$3"
+  expected "$full" >"$work/data-expected.txt"
+  decoded "$file" >"$work/data-decoded.txt"
+  verdict "$label" data "decoded DATA headers differ from what the simulation sent" \
+    "DATA headers as sent"
 }
 
 check "full capture" "$work/pcap/aaa-up.pcap" 1
@@ -152,19 +164,23 @@ tshark -X lua_script:"$lua" -r "$aggregates/aggregates.pcap" -Y 'wtsync.checksum
   -T fields -E separator=/t -e frame.number -e ip.src -e ip.dst -e wtsync.sender \
   -e wtsync.chunk_index -e wtsync.contributors -e wtsync.contributor_count \
   -e wtsync.aggregate_kind 2>"$work/tshark-aggregates.err" >"$work/aggregates-decoded.txt"
-if grep -qi 'lua\|error' "$work/tshark-aggregates.err"; then
-  echo "FAIL aggregate kinds: tshark reported:"
-  head -5 "$work/tshark-aggregates.err"
-  failed=$((failed + 1))
-elif ! diff "$work/aggregates-expected.txt" "$work/aggregates-decoded.txt" \
-  >"$work/aggregates-diff.txt"; then
-  echo "FAIL aggregate kinds: the dissector labels other kinds than aggregates.tsv:"
-  head -20 "$work/aggregates-diff.txt"
-  failed=$((failed + 1))
-else
-  echo "ok aggregate kinds: $(wc -l <"$work/aggregates-decoded.txt") aggregates, each kind as" \
-    "listed"
-fi
+verdict "aggregate kinds" aggregates "the dissector labels other kinds than aggregates.tsv" \
+  "aggregates, each kind as listed"
+
+# The test capture of the payload formats: format, type, offset, count, frame length and the
+# first three decoded values of formats.tsv, checksum good.
+formats="$source_dir/test/data/pcap/payload-formats"
+grep -v '^#' "$formats/formats.tsv" | awk -F'\t' -v OFS='\t' '{ print $1, $2, $4, $5, $6, $7, $8, 1 }' \
+  >"$work/formats-expected.txt"
+tshark -X lua_script:"$lua" -r "$formats/formats.pcap" -T fields -E separator=/t \
+  -e frame.number -e wtsync.type -e wtsync.format -e wtsync.value_offset -e wtsync.value_count \
+  -e frame.len -e wtsync.value -e wtsync.checksum.status 2>"$work/tshark-formats.err" |
+  awk -F'\t' -v OFS='\t' '{
+    split("fp32 bf16 int8", names, " "); split($7, values, ",")
+    print $1, $2, names[$3 + 1], $4, $5, $6, values[1] "," values[2] "," values[3], $8
+  }' >"$work/formats-decoded.txt"
+verdict "payload formats" formats \
+  "the dissector reads other formats or values than formats.tsv" "frames, formats and values as listed"
 
 if [ "$failed" -eq 0 ]; then
   rm -rf "$work"

@@ -14,12 +14,17 @@
 #include "ns3/udp-header.h"
 
 #include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
 
 /**
  * @file
  * @ingroup wan-training-tests
- * The frames of the sync transport built with ns-3's own headers, shared by the IslandSyncHeader
- * test suite and the pcap-report GoogleTest cases.
+ * The frames of the sync transport built with ns-3's own headers, and the table of the payload
+ * formats' test capture, shared by the IslandSyncHeader test suite and the pcap-report
+ * GoogleTest cases.
  */
 
 namespace ns3
@@ -75,6 +80,53 @@ MakeSyncFrame(Ptr<Packet> payload, const SyncFrameFields& fields)
         payload->AddHeader(ppp);
     }
     return payload;
+}
+
+/**
+ * @ingroup wan-training-tests
+ * @brief One row of test/data/pcap/payload-formats/formats.tsv: what every decoder must read
+ * from a frame of formats.pcap.
+ */
+struct FormatCaptureRow
+{
+    uint32_t frame{0};              //!< frame number, from 1
+    uint32_t type{0};               //!< message type number
+    std::string name;               //!< type name
+    std::string format;             //!< payload format name
+    uint32_t offset{0};             //!< value offset
+    uint32_t count{0};              //!< value count
+    uint32_t frameBytes{0};         //!< frame length
+    std::vector<float> firstValues; //!< the first decoded values
+};
+
+/**
+ * @param path formats.tsv
+ * @return its rows (comments and rows that do not parse skipped)
+ */
+inline std::vector<FormatCaptureRow>
+ReadFormatCaptureRows(const std::string& path)
+{
+    std::ifstream in(path);
+    std::vector<FormatCaptureRow> rows;
+    for (std::string line; std::getline(in, line);)
+    {
+        std::istringstream fields(line);
+        FormatCaptureRow r;
+        std::string values;
+        const bool comment = line.empty() || line[0] == '#';
+        if (comment || !(fields >> r.frame >> r.type >> r.name >> r.format >> r.offset >> r.count >>
+                         r.frameBytes >> values))
+        {
+            continue;
+        }
+        std::istringstream list(values);
+        for (std::string value; std::getline(list, value, ',');)
+        {
+            r.firstValues.push_back(std::stof(value));
+        }
+        rows.push_back(r);
+    }
+    return rows;
 }
 
 } // namespace ns3

@@ -6,6 +6,8 @@
 
 #include "sync-packet-decoder.h"
 
+#include "payload-codec.h"
+
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -75,7 +77,69 @@ ChecksumVerifies(const uint8_t* p, uint32_t size)
     return sum == 0xffff;
 }
 
+/**
+ * @brief Decode the values of a value area as far as the capture holds them (an int8 value
+ * needs its block's scale and its code).
+ * @param format the payload format number (known)
+ * @param area the value area
+ * @param captured how many of its bytes were captured
+ * @param count the value count
+ * @return the decoded values, in order, up to the first one not captured
+ */
+std::vector<float>
+DecodeCapturedValues(uint8_t format, const uint8_t* area, uint32_t captured, uint32_t count)
+{
+    std::vector<float> values;
+    if (format == SyncPacketDecoder::FORMAT_INT8)
+    {
+        for (uint32_t first = 0, at = 0; first < count && at + INT8_SCALE_BYTES <= captured;
+             first += INT8_BLOCK_VALUES)
+        {
+            const uint32_t bits = ReadU32(area + at);
+            float scale;
+            std::memcpy(&scale, &bits, sizeof(scale));
+            at += INT8_SCALE_BYTES;
+            const uint32_t n = std::min(INT8_BLOCK_VALUES, count - first);
+            for (uint32_t k = 0; k < n && at < captured; ++k, ++at)
+            {
+                values.push_back(static_cast<float>(static_cast<int8_t>(area[at])) * scale);
+            }
+        }
+        return values;
+    }
+    const uint32_t valueBytes = format == SyncPacketDecoder::FORMAT_BF16 ? 2 : 4;
+    for (uint32_t k = 0; k < count && valueBytes * (k + 1) <= captured; ++k)
+    {
+        const uint8_t* item = area + valueBytes * k;
+        if (valueBytes == 2)
+        {
+            values.push_back(PayloadCodec::DecodeBf16(ReadU16(item)));
+            continue;
+        }
+        const uint32_t bits = ReadU32(item);
+        float value;
+        std::memcpy(&value, &bits, sizeof(value));
+        values.push_back(value);
+    }
+    return values;
+}
+
 } // namespace
+
+uint32_t
+SyncHeaderFields::GetAreaBytes() const
+{
+    if (type == SyncPacketDecoder::TYPE_NACK)
+    {
+        return 8u * areaCount;
+    }
+    if (type == SyncPacketDecoder::TYPE_DATA || type == SyncPacketDecoder::TYPE_AGGREGATE)
+    {
+        return static_cast<uint32_t>(
+            GetEncodedBytes(static_cast<PayloadFormat>(format), areaCount));
+    }
+    return 0;
+}
 
 uint16_t
 SyncHeaderFields::GetCliqueIndex() const
@@ -111,6 +175,13 @@ uint16_t
 SyncPacketDecoder::GetPort() const
 {
     return m_port;
+}
+
+const char*
+SyncPacketDecoder::FormatToString(uint8_t format)
+{
+    static const char* const names[] = {"fp32", "bf16", "int8"}; // by PayloadFormat
+    return format <= FORMAT_INT8 ? names[format] : "unknown";
 }
 
 const char*
@@ -210,7 +281,8 @@ SyncPacketDecoder::Decode(const uint8_t* data,
     SyncHeaderFields& h = d.header;
     h.magic = ReadU16(s);
     h.version = s[2];
-    h.type = s[3];
+    h.type = s[3] & 0x0f;
+    h.format = s[3] >> 4;
     h.jobId = ReadU16(s + 4);
     h.sender = ReadU16(s + 6);
     h.round = ReadU32(s + 8);
@@ -239,6 +311,12 @@ SyncPacketDecoder::Decode(const uint8_t* data,
         d.invalidReason = "unknown type";
         return d;
     }
+    const bool hasValues = h.type == TYPE_DATA || h.type == TYPE_AGGREGATE;
+    if (h.format > FORMAT_INT8 || (h.format != FORMAT_FP32 && !hasValues))
+    {
+        d.invalidReason = "unknown format, or a format on a message without values";
+        return d;
+    }
     if (h.sender >= SYNC_MAX_ISLANDS || h.contributors == 0 ||
         h.contributorCount != std::bitset<64>(h.contributors).count())
     {
@@ -260,7 +338,12 @@ SyncPacketDecoder::Decode(const uint8_t* data,
             d.invalidReason = "bad chunk index, value range or DATA contributor";
             return d;
         }
-        areaBytes = 4u * h.areaCount;
+        if (h.format == FORMAT_INT8 && h.valueOffset % INT8_BLOCK_VALUES != 0)
+        {
+            d.invalidReason = "int8 value offset not on a block boundary";
+            return d;
+        }
+        areaBytes = h.GetAreaBytes();
     }
     else if (h.type == TYPE_NACK)
     {
@@ -269,7 +352,7 @@ SyncPacketDecoder::Decode(const uint8_t* data,
             d.invalidReason = "empty NACK";
             return d;
         }
-        areaBytes = 8u * h.areaCount;
+        areaBytes = h.GetAreaBytes();
     }
     else if (h.areaCount != 0)
     {
@@ -291,6 +374,16 @@ SyncPacketDecoder::Decode(const uint8_t* data,
             return d;
         }
         d.checksum = DecodedSyncPacket::GOOD;
+        // Every fp32 area decodes; a bf16 or int8 area must be what PayloadCodec writes.
+        std::vector<float> decoded(hasValues && h.format != FORMAT_FP32 ? h.areaCount : 0);
+        if (!decoded.empty() && !PayloadCodec::Decode(static_cast<PayloadFormat>(h.format),
+                                                      s + SYNC_FIXED_BYTES,
+                                                      h.areaCount,
+                                                      decoded.data()))
+        {
+            d.invalidReason = "values not encoded as their format encodes";
+            return d;
+        }
         if (h.type == TYPE_NACK)
         {
             for (uint32_t k = 0; k < h.areaCount; ++k)
@@ -311,25 +404,20 @@ SyncPacketDecoder::Decode(const uint8_t* data,
     {
         d.modelBytes = sWire - SYNC_FIXED_BYTES;
     }
-    if (withValues)
+    if (withValues && hasValues)
     {
-        const uint32_t itemBytes = h.type == TYPE_NACK ? 8 : 4;
-        const uint32_t captured =
-            std::min<uint32_t>(h.areaCount, (sCap - SYNC_FIXED_BYTES) / itemBytes);
+        d.values = DecodeCapturedValues(h.format,
+                                        s + SYNC_FIXED_BYTES,
+                                        std::min(sCap, size) - SYNC_FIXED_BYTES,
+                                        h.areaCount);
+    }
+    else if (withValues && h.type == TYPE_NACK)
+    {
+        const uint32_t captured = std::min<uint32_t>(h.areaCount, (sCap - SYNC_FIXED_BYTES) / 8);
         for (uint32_t k = 0; k < captured; ++k)
         {
-            const uint8_t* item = s + SYNC_FIXED_BYTES + itemBytes * k;
-            if (h.type == TYPE_NACK)
-            {
-                d.ranges.emplace_back(ReadU32(item), ReadU32(item + 4));
-            }
-            else if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE)
-            {
-                uint32_t bits = ReadU32(item);
-                float value;
-                std::memcpy(&value, &bits, sizeof(value));
-                d.values.push_back(value);
-            }
+            const uint8_t* item = s + SYNC_FIXED_BYTES + 8 * k;
+            d.ranges.emplace_back(ReadU32(item), ReadU32(item + 4));
         }
     }
     return d;

@@ -25,8 +25,10 @@ struct SyncHeaderFields
 {
     uint16_t magic{0};            //!< bytes 0-1, 0x5754 ("WT")
     uint8_t version{0};           //!< byte 2
-    uint8_t type{0};              //!< byte 3: 1 data, 2 aggregate, 3 nack, 4 done, 5 ready,
-                                  //!< 6 ready-ask, 7 view
+    uint8_t type{0};              //!< byte 3, bits 0-3: 1 data, 2 aggregate, 3 nack, 4 done,
+                                  //!< 5 ready, 6 ready-ask, 7 view
+    uint8_t format{0};            //!< byte 3, bits 4-7: the payload format of DATA and
+                                  //!< AGGREGATE (0 fp32, 1 bf16, 2 int8; 0 for the others)
     uint16_t jobId{0};            //!< bytes 4-5
     uint16_t sender{0};           //!< bytes 6-7
     uint32_t round{0};            //!< bytes 8-11
@@ -38,6 +40,9 @@ struct SyncHeaderFields
     uint32_t valueOffset{0};      //!< bytes 32-35
     uint16_t areaCount{0};        //!< bytes 36-37: value count (range count for a NACK)
     uint16_t checksum{0};         //!< bytes 38-39: Internet checksum of header + value area
+
+    /** @return the value area's bytes its type, format and count announce */
+    uint32_t GetAreaBytes() const;
 
     /** @return the clique index (the low 6 bits of the clique field) */
     uint16_t GetCliqueIndex() const;
@@ -89,7 +94,7 @@ struct DecodedSyncPacket
     SyncHeaderFields header;             //!< the header (meaningful for VALID and INVALID)
     uint32_t syncBytes{0};  //!< UDP payload bytes on the wire (the sync message with padding)
     uint32_t modelBytes{0}; //!< for a VALID DATA or AGGREGATE: UDP payload after the fixed header
-    std::vector<float> values; //!< captured values (DATA, AGGREGATE), when asked for
+    std::vector<float> values; //!< captured values (DATA, AGGREGATE) decoded, when asked for
     std::vector<std::pair<uint32_t, uint32_t>> ranges; //!< captured NACK ranges, when asked for
 
     /** @return whether the header is a valid IslandSyncHeader */
@@ -105,12 +110,15 @@ struct DecodedSyncPacket
  *
  * The decoder reads the header from its documented wire layout (island-sync-header.h) and
  * applies the same validity rules as IslandSyncHeader::Deserialize, measuring the message on the
- * wire (pcap orig_len): magic, version, type 1-7, sender < 64, a non-empty contributor bitmap
- * whose population count is the contributor count, an exclusion epoch of at most 63, chunk
- * index < chunk count and a DATA bitmap naming exactly its sender, a non-empty NACK, no value
- * area in DONE, READY, READY_ASK and VIEW, and a value area that fits the datagram. The Internet
- * checksum and the NACK ranges are checked only when the capture holds them (a headers-only capture
- * has them as UNVERIFIED).
+ * wire (pcap orig_len): magic, version, type 1-7, a known payload format on DATA and AGGREGATE
+ * only, sender < 64, a non-empty contributor bitmap whose population count is the contributor
+ * count, an exclusion epoch of at most 63, chunk index < chunk count, a DATA bitmap naming
+ * exactly its sender and an int8 value offset on a block boundary, a non-empty NACK, no value
+ * area in DONE, READY, READY_ASK and VIEW, and a value area (its size in the format) that fits
+ * the datagram. The Internet checksum, the NACK ranges and the encoding of the values
+ * (PayloadCodec::Decode) are checked only when the capture holds them (a headers-only capture
+ * has them as UNVERIFIED). Values are extracted decoded (bf16, int8 codes times their block's
+ * scale) as far as the capture holds them.
  *
  * Sizes come from the wire length, never from the captured length, so a capture truncated by a
  * snaplen still yields the full wire and model bytes. The decoder never reads past the captured
@@ -149,6 +157,10 @@ class SyncPacketDecoder
     static constexpr uint8_t TYPE_READY = 5;     //!< round started
     static constexpr uint8_t TYPE_READY_ASK = 6; //!< round started, answer wanted
     static constexpr uint8_t TYPE_VIEW = 7;      //!< the members the sender averages over
+    /** Payload format numbers (PayloadFormat). */
+    static constexpr uint8_t FORMAT_FP32 = 0; //!< float32
+    static constexpr uint8_t FORMAT_BF16 = 1; //!< bfloat16
+    static constexpr uint8_t FORMAT_INT8 = 2; //!< int8 blocks with a float32 scale each
 
     /**
      * @brief Create a decoder.
@@ -178,6 +190,12 @@ class SyncPacketDecoder
      *         "unknown")
      */
     static const char* TypeToString(uint8_t type);
+
+    /**
+     * @param format a payload format number
+     * @return its name ("fp32", "bf16", "int8", "unknown")
+     */
+    static const char* FormatToString(uint8_t format);
 
   private:
     uint16_t m_port; //!< the sync transport's UDP port

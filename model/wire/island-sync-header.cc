@@ -6,7 +6,11 @@
 
 #include "island-sync-header.h"
 
+#include "payload-codec.h"
+#include "sync-protocol.h"
+
 #include "ns3/assert.h"
+#include "ns3/fatal-error.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -33,6 +37,16 @@ constexpr uint32_t CHECKSUM_OFFSET = 38;
 constexpr uint32_t SMALL_AREA_BYTES = 216;
 
 /**
+ * @param type a message type
+ * @return whether it carries values (and so a payload format)
+ */
+bool
+HasValues(uint8_t type)
+{
+    return type == IslandSyncHeader::DATA || type == IslandSyncHeader::AGGREGATE;
+}
+
+/**
  * @param bitmap a contributor bitmap
  * @return its population count
  */
@@ -42,87 +56,29 @@ PopCount(uint64_t bitmap)
     return static_cast<uint16_t>(std::bitset<64>(bitmap).count());
 }
 
-/**
- * @param value a float
- * @return its IEEE 754 bits
- */
-uint32_t
-FloatToBits(float value)
-{
-    static_assert(sizeof(float) == sizeof(uint32_t), "float must be 32 bits");
-    uint32_t bits;
-    std::memcpy(&bits, &value, sizeof(bits));
-    return bits;
-}
+// The protocol's network byte order.
+constexpr auto GetU16 = &SyncProtocol::GetU16; //!< SyncProtocol::GetU16
+constexpr auto GetU32 = &SyncProtocol::GetU32; //!< SyncProtocol::GetU32
+constexpr auto PutU16 = &SyncProtocol::PutU16; //!< SyncProtocol::PutU16
+constexpr auto PutU32 = &SyncProtocol::PutU32; //!< SyncProtocol::PutU32
 
 /**
- * @param bits IEEE 754 bits
- * @return the float
- */
-float
-BitsToFloat(uint32_t bits)
-{
-    float value;
-    std::memcpy(&value, &bits, sizeof(value));
-    return value;
-}
-
-/**
- * @param p where to write
- * @param value a 16-bit value, written in network byte order
- */
-void
-PutU16(uint8_t* p, uint16_t value)
-{
-    p[0] = static_cast<uint8_t>(value >> 8);
-    p[1] = static_cast<uint8_t>(value);
-}
-
-/**
- * @param p where to write
- * @param value a 32-bit value, written in network byte order
- */
-void
-PutU32(uint8_t* p, uint32_t value)
-{
-    p[0] = static_cast<uint8_t>(value >> 24);
-    p[1] = static_cast<uint8_t>(value >> 16);
-    p[2] = static_cast<uint8_t>(value >> 8);
-    p[3] = static_cast<uint8_t>(value);
-}
-
-/**
- * @param p where to read
- * @return the 16-bit value in network byte order there
- */
-uint16_t
-GetU16(const uint8_t* p)
-{
-    return static_cast<uint16_t>((p[0] << 8) | p[1]);
-}
-
-/**
- * @param p where to read
- * @return the 32-bit value in network byte order there
- */
-uint32_t
-GetU32(const uint8_t* p)
-{
-    return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | p[3];
-}
-
-/**
- * @brief Copy bytes out of a buffer in 32-bit words.
+ * @brief Copy bytes out of a buffer in 32-bit words (the last 1-3 bytes one by one).
  * @param i the iterator, advanced past the bytes
  * @param to where to copy
- * @param bytes how many (a multiple of 4)
+ * @param bytes how many
  */
 void
 ReadWords(Buffer::Iterator& i, uint8_t* to, uint32_t bytes)
 {
-    for (uint32_t k = 0; k < bytes; k += 4)
+    uint32_t k = 0;
+    for (; k + 4 <= bytes; k += 4)
     {
         PutU32(to + k, i.ReadNtohU32());
+    }
+    for (; k < bytes; ++k)
+    {
+        to[k] = i.ReadU8();
     }
 }
 
@@ -218,6 +174,10 @@ IslandSyncHeader::Print(std::ostream& os) const
     else
     {
         os << " values=" << m_values.size() << "@" << m_valueOffset;
+        if (m_format != PayloadFormat::FP32 && HasValues(m_type))
+        {
+            os << " format=" << PayloadFormatToString(m_format);
+        }
     }
 }
 
@@ -230,7 +190,10 @@ IslandSyncHeader::GetSerializedSize() const
     }
     if (m_type == DATA || m_type == AGGREGATE)
     {
-        return FIXED_SIZE + VALUE_BYTES * static_cast<uint32_t>(m_values.size());
+        const auto count = static_cast<uint32_t>(m_values.size());
+        return FIXED_SIZE + (m_format == PayloadFormat::FP32
+                                 ? VALUE_BYTES * count
+                                 : static_cast<uint32_t>(GetEncodedBytes(m_format, count)));
     }
     return FIXED_SIZE;
 }
@@ -259,9 +222,13 @@ IslandSyncHeader::Serialize(Buffer::Iterator start) const
     {
         areaCount = static_cast<uint16_t>(m_values.size());
     }
+    NS_ASSERT_MSG(m_format != PayloadFormat::INT8 || !HasValues(m_type) ||
+                      m_valueOffset % INT8_BLOCK_VALUES == 0,
+                  "int8 value offset " << m_valueOffset << " is not on a block boundary");
     PutU16(bytes, MAGIC);
     bytes[2] = VERSION;
-    bytes[3] = m_type;
+    const uint8_t format = HasValues(m_type) ? static_cast<uint8_t>(m_format) : 0;
+    bytes[3] = static_cast<uint8_t>(m_type | (format << FORMAT_SHIFT));
     PutU16(bytes + 4, m_jobId);
     PutU16(bytes + 6, m_sender);
     PutU32(bytes + 8, m_round);
@@ -287,11 +254,7 @@ IslandSyncHeader::Serialize(Buffer::Iterator start) const
     }
     else if (m_type == DATA || m_type == AGGREGATE)
     {
-        for (float value : m_values)
-        {
-            PutU32(area, FloatToBits(value));
-            area += VALUE_BYTES;
-        }
+        PayloadCodec::Encode(m_format, m_values.data(), areaCount, area);
     }
     // Stored as Buffer::Iterator::WriteU16 stores it (low byte first), which makes
     // Buffer::Iterator::CalculateIpChecksum over the header 0.
@@ -335,8 +298,8 @@ IslandSyncHeader::Deserialize(Buffer::Iterator start)
 uint32_t
 IslandSyncHeader::PeekSerializedSize(const uint8_t* fixed)
 {
-    uint8_t type = fixed[3];
-    uint32_t areaCount = GetU16(fixed + 36);
+    const uint8_t type = fixed[3];
+    const uint32_t areaCount = GetU16(fixed + 36);
     if (type == DATA || type == AGGREGATE)
     {
         return FIXED_SIZE + VALUE_BYTES * areaCount;
@@ -344,6 +307,12 @@ IslandSyncHeader::PeekSerializedSize(const uint8_t* fixed)
     if (type == NACK)
     {
         return FIXED_SIZE + RANGE_BYTES * areaCount;
+    }
+    const uint8_t format = type >> FORMAT_SHIFT;
+    if (HasValues(type & TYPE_MASK) && format <= static_cast<uint8_t>(PayloadFormat::INT8))
+    {
+        return FIXED_SIZE + static_cast<uint32_t>(
+                                GetEncodedBytes(static_cast<PayloadFormat>(format), areaCount));
     }
     return FIXED_SIZE;
 }
@@ -410,13 +379,21 @@ LocateSyncHeader(Ptr<const Packet> packet,
 
 /**
  * @param fixed the first bytes of a serialized header (at least 4)
- * @return whether they start with the magic, the version and a known message type
+ * @return whether they start with the magic, the version, a known message type and a known
+ *         payload format (fp32 for a type without values)
  */
 bool
 HasKnownPrefix(const uint8_t* fixed)
 {
-    return GetU16(fixed) == IslandSyncHeader::MAGIC && fixed[2] == IslandSyncHeader::VERSION &&
-           fixed[3] >= IslandSyncHeader::DATA && fixed[3] <= IslandSyncHeader::VIEW;
+    if (GetU16(fixed) != IslandSyncHeader::MAGIC || fixed[2] != IslandSyncHeader::VERSION)
+    {
+        return false;
+    }
+    const uint8_t type = fixed[3] & IslandSyncHeader::TYPE_MASK;
+    const uint8_t format = fixed[3] >> IslandSyncHeader::FORMAT_SHIFT;
+    return type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::VIEW &&
+           (format == 0 ||
+            (HasValues(type) && format <= static_cast<uint8_t>(PayloadFormat::INT8)));
 }
 
 } // namespace
@@ -475,7 +452,7 @@ IslandSyncHeader::PeekTypeInPacket(Ptr<const Packet> packet,
     {
         return 0;
     }
-    type = static_cast<Type>(fixed[3]);
+    type = static_cast<Type>(fixed[3] & TYPE_MASK);
     return sync;
 }
 
@@ -487,7 +464,8 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
         NS_LOG_LOGIC("truncated: " << available << " bytes");
         return 0;
     }
-    uint8_t type = data[3];
+    const uint8_t type = data[3] & TYPE_MASK;
+    const auto format = static_cast<PayloadFormat>(data[3] >> FORMAT_SHIFT);
     uint16_t jobId = GetU16(data + 4);
     uint16_t sender = GetU16(data + 6);
     uint32_t round = GetU32(data + 8);
@@ -501,7 +479,7 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
 
     if (!HasKnownPrefix(data))
     {
-        NS_LOG_LOGIC("bad magic, version or type");
+        NS_LOG_LOGIC("bad magic, version, type or format");
         return 0;
     }
     if (sender >= MAX_ISLANDS || contributors == 0 || contributorCount != PopCount(contributors))
@@ -524,7 +502,14 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
             NS_LOG_LOGIC("bad chunk index, value range or DATA contributor");
             return 0;
         }
-        areaBytes = VALUE_BYTES * areaCount;
+        if (format == PayloadFormat::INT8 && valueOffset % INT8_BLOCK_VALUES != 0)
+        {
+            NS_LOG_LOGIC("int8 value offset " << valueOffset << " not on a block boundary");
+            return 0;
+        }
+        areaBytes = format == PayloadFormat::FP32
+                        ? VALUE_BYTES * areaCount
+                        : static_cast<uint32_t>(GetEncodedBytes(format, areaCount));
     }
     else if (type == NACK)
     {
@@ -558,9 +543,10 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
     if (type == DATA || type == AGGREGATE)
     {
         values.resize(areaCount);
-        for (uint16_t k = 0; k < areaCount; ++k)
+        if (!PayloadCodec::Decode(format, area, areaCount, values.data()))
         {
-            values[k] = BitsToFloat(GetU32(area + VALUE_BYTES * k));
+            NS_LOG_LOGIC("values not encoded as " << PayloadFormatToString(format) << " encodes");
+            return 0;
         }
     }
     else if (type == NACK)
@@ -588,6 +574,7 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
     m_chunkCount = chunkCount;
     m_contributors = contributors;
     m_valueOffset = valueOffset;
+    m_format = HasValues(type) ? format : PayloadFormat::FP32;
     m_values = std::move(values);
     m_ranges = std::move(ranges);
     return size;
@@ -736,11 +723,26 @@ IslandSyncHeader::GetValueOffset() const
 }
 
 void
+IslandSyncHeader::SetFormat(PayloadFormat format)
+{
+    m_format = format;
+    PayloadCodec::Quantize(m_format, m_values);
+}
+
+PayloadFormat
+IslandSyncHeader::GetFormat() const
+{
+    return m_format;
+}
+
+void
 IslandSyncHeader::SetValues(std::vector<float> values)
 {
-    NS_ASSERT_MSG(values.size() <= GetMaxValues(MAX_SIZE - FIXED_SIZE),
+    NS_ASSERT_MSG(values.size() <= UINT16_MAX &&
+                      GetEncodedBytes(m_format, values.size()) <= MAX_SIZE - FIXED_SIZE,
                   "too many values for one header: " << values.size());
     m_values = std::move(values);
+    PayloadCodec::Quantize(m_format, m_values);
 }
 
 const std::vector<float>&
@@ -764,9 +766,22 @@ IslandSyncHeader::GetRanges() const
 }
 
 uint32_t
-IslandSyncHeader::GetMaxValues(uint32_t payloadBytes)
+IslandSyncHeader::GetMaxValues(uint32_t payloadBytes, PayloadFormat format)
 {
-    return std::min<uint32_t>(payloadBytes / VALUE_BYTES, UINT16_MAX);
+    switch (format)
+    {
+    case PayloadFormat::FP32:
+        return std::min<uint32_t>(payloadBytes / VALUE_BYTES, UINT16_MAX);
+    case PayloadFormat::BF16:
+        return std::min<uint32_t>(payloadBytes / 2, UINT16_MAX);
+    case PayloadFormat::INT8: {
+        constexpr uint32_t blockBytes = INT8_SCALE_BYTES + INT8_BLOCK_VALUES;
+        return std::min<uint32_t>(payloadBytes / blockBytes, UINT16_MAX / INT8_BLOCK_VALUES) *
+               INT8_BLOCK_VALUES;
+    }
+    }
+    NS_FATAL_ERROR("unknown payload format " << static_cast<int>(format));
+    return 0;
 }
 
 } // namespace ns3

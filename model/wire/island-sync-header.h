@@ -7,6 +7,8 @@
 #ifndef ISLAND_SYNC_HEADER_H
 #define ISLAND_SYNC_HEADER_H
 
+#include "payload-format.h"
+
 #include "ns3/header.h"
 #include "ns3/packet.h"
 
@@ -24,8 +26,9 @@ namespace ns3
  * One header type serves every message of the transport and every capability mode:
  *
  * - DATA: one chunk of one island's model for one (job, round, clique). It carries the real
- *   float32 values of that chunk's slice of the parameter vector; the rest of the chunk's wire
- *   size is zero-filled packet payload after the header.
+ *   values of that chunk's slice of the parameter vector, encoded in the header's payload
+ *   format (PayloadCodec); the rest of the chunk's wire size is zero-filled packet payload
+ *   after the header.
  * - AGGREGATE: the same layout, but the values are the sum of the chunks of several islands
  *   (the contributor bitmap names them, the contributor count counts them). Written by an
  *   in-line aggregator (AggregatorNetDevice), whose sender field is its own city (the index of
@@ -53,9 +56,21 @@ namespace ns3
  * version-1 header is rejected like any unknown version. The chunk index of READY, READY_ASK
  * and VIEW is 0; Deserialize() does not check it.
  *
+ * The payload format (PayloadFormat: 0 fp32, 1 bf16, 2 int8) of DATA and AGGREGATE is the high
+ * 4 bits of the type byte; the other types carry none (0). An fp32 header is byte for byte what
+ * it was before the formats, and a receiver that predates them refuses a bf16 or int8 header as
+ * an unknown type, so the version stays 2. The header holds decoded values: SetValues()
+ * quantizes in the format (PayloadCodec::Quantize), Serialize() encodes, and since encoding is
+ * idempotent a sender's GetValues() equal its receivers' bit for bit. The value count is the
+ * number of values in every format; the value area takes GetEncodedBytes(format, count) bytes:
+ * 4 a value (fp32), 2 a value (bf16), or per int8 block of INT8_BLOCK_VALUES values its
+ * float32 scale then its codes. An int8 header's value offset is a multiple of
+ * INT8_BLOCK_VALUES (chunks carry whole blocks).
+ *
  * Wire layout (network byte order, FIXED_SIZE = 40 bytes, then the value area):
  * @verbatim
-    0  magic (0x5754, "WT")          u16 | 2  version u8 | 3  type u8
+    0  magic (0x5754, "WT")          u16 | 2  version u8 | 3  type u8 (bits 0-3 the type,
+                                                            bits 4-7 the payload format)
     4  job id                        u16 | 6  sender island u16
     8  round                         u32
    12  clique id                     u16 | 14 contributor count u16
@@ -65,12 +80,15 @@ namespace ns3
    24  contributor bitmap            u64 (bit i = island i, up to 64 islands)
    32  value offset                  u32 (index of the first value in the parameter vector)
    36  value count (or range count)  u16 | 38 checksum u16 (Internet checksum of header + values)
-   40  values: value count x float32 (IEEE 754 bits), or ranges: range count x (u32 begin, u32 end)
+   40  values: value count in the format (fp32: IEEE 754 bits), or ranges: range count x
+       (u32 begin, u32 end)
    @endverbatim
  *
  * Deserialize() validates everything before accepting the header: the remaining buffer must
- * hold the whole header (it never reads past the end), magic, version, type, the epoch, the
- * counts, the ranges and the checksum must be consistent. It returns 0 for a truncated or
+ * hold the whole header (it never reads past the end), magic, version, type, format (known, on
+ * DATA and AGGREGATE only, an int8 value offset on a block boundary), the epoch, the counts,
+ * the ranges, the checksum (over the encoded bytes) and the encoding (what PayloadCodec::Decode
+ * accepts) must be consistent. It returns 0 for a truncated or
  * corrupt header, so callers must check the return value of Packet::PeekHeader / RemoveHeader.
  */
 class IslandSyncHeader : public Header
@@ -93,9 +111,11 @@ class IslandSyncHeader : public Header
 
     static constexpr uint16_t MAGIC = 0x5754;   //!< the first two bytes of every header
     static constexpr uint8_t VERSION = 2;       //!< the wire format version
+    static constexpr uint8_t TYPE_MASK = 0x0f;  //!< bits of the type byte holding the type
+    static constexpr uint8_t FORMAT_SHIFT = 4;  //!< the type byte's payload format bits
     static constexpr uint32_t FIXED_SIZE = 40;  //!< bytes before the value area
     static constexpr uint32_t MAX_ISLANDS = 64; //!< islands a contributor bitmap can name
-    static constexpr uint32_t VALUE_BYTES = 4;  //!< bytes of one float32 value
+    static constexpr uint32_t VALUE_BYTES = 4;  //!< bytes of one float32 value (fp32)
     static constexpr uint32_t RANGE_BYTES = 8;  //!< bytes of one NACK range
     static constexpr uint32_t MAX_SIZE = 65535; //!< largest serialized size (an IPv4 datagram)
     static constexpr uint32_t CLIQUE_BITS = 6;  //!< low bits of the clique field: the index
@@ -248,9 +268,21 @@ class IslandSyncHeader : public Header
     void SetValueOffset(uint32_t offset);
     /** @return the index of the first value of this chunk in the parameter vector */
     uint32_t GetValueOffset() const;
-    /** @param values the real values carried (DATA, AGGREGATE) */
+    /**
+     * @brief Set the payload format of the values (DATA, AGGREGATE; the other types carry
+     * none and serialize fp32). The values held are quantized in it.
+     * @param format the format
+     */
+    void SetFormat(PayloadFormat format);
+    /** @return the payload format of the values */
+    PayloadFormat GetFormat() const;
+    /**
+     * @brief Set the values carried (DATA, AGGREGATE), quantized in the header's format: what
+     * GetValues() returns afterwards is what every receiver decodes.
+     * @param values the real values
+     */
     void SetValues(std::vector<float> values);
-    /** @return the real values carried */
+    /** @return the values carried, decoded (quantized in the format) */
     const std::vector<float>& GetValues() const;
     /** @param ranges the requested chunk ranges (NACK) */
     void SetRanges(std::vector<Range> ranges);
@@ -259,9 +291,11 @@ class IslandSyncHeader : public Header
 
     /**
      * @param payloadBytes the bytes available after the fixed header
-     * @return how many float32 values fit
+     * @param format the payload format
+     * @return how many values fit in the format (at most UINT16_MAX; in int8 whole blocks of
+     *         INT8_BLOCK_VALUES only, so 0 below one block's bytes)
      */
-    static uint32_t GetMaxValues(uint32_t payloadBytes);
+    static uint32_t GetMaxValues(uint32_t payloadBytes, PayloadFormat format = PayloadFormat::FP32);
 
     /**
      * @param type a message type
@@ -270,17 +304,18 @@ class IslandSyncHeader : public Header
     static const char* TypeToString(Type type);
 
   private:
-    Type m_type{DATA};           //!< message type
-    uint16_t m_jobId{0};         //!< training job
-    uint16_t m_sender{0};        //!< sending island
-    uint32_t m_round{0};         //!< round
-    uint16_t m_cliqueId{0};      //!< clique field: clique index and exclusion epoch
-    uint32_t m_chunkIndex{0};    //!< chunk index
-    uint32_t m_chunkCount{0};    //!< chunks of the stream
-    uint64_t m_contributors{0};  //!< contributor bitmap
-    uint32_t m_valueOffset{0};   //!< first value index
-    std::vector<float> m_values; //!< real values (DATA, AGGREGATE)
-    std::vector<Range> m_ranges; //!< chunk ranges (NACK)
+    Type m_type{DATA};                           //!< message type
+    uint16_t m_jobId{0};                         //!< training job
+    uint16_t m_sender{0};                        //!< sending island
+    uint32_t m_round{0};                         //!< round
+    uint16_t m_cliqueId{0};                      //!< clique field: clique index and exclusion epoch
+    uint32_t m_chunkIndex{0};                    //!< chunk index
+    uint32_t m_chunkCount{0};                    //!< chunks of the stream
+    uint64_t m_contributors{0};                  //!< contributor bitmap
+    uint32_t m_valueOffset{0};                   //!< first value index
+    PayloadFormat m_format{PayloadFormat::FP32}; //!< payload format of the values
+    std::vector<float> m_values;                 //!< real values (DATA, AGGREGATE)
+    std::vector<Range> m_ranges;                 //!< chunk ranges (NACK)
 };
 
 } // namespace ns3

@@ -18,16 +18,23 @@
 -- message types of their own; version 1 sent them as a READY with chunk index 1 or 2. A
 -- version-1 header is shown as malformed (unknown version).
 --
+-- The payload format of a data or aggregate is the high 4 bits of the type byte (0 fp32,
+-- 1 bf16, 2 int8; 0 for the other types): an fp32 header is what it was before the formats, so
+-- the version stays 2. The value count counts values in every format; the value area holds
+-- count x float32 (fp32), count x bfloat16 (bf16: the upper half of a float32), or per block of
+-- 1024 values (the last may be shorter) its float32 scale then one int8 code a value (value =
+-- code x scale); an int8 value offset is a multiple of 1024.
+--
 -- Wire layout (network byte order; 40 bytes, then the value area):
---    0 magic 0x5754 u16 | 2 version u8 | 3 type u8 (1 data, 2 aggregate, 3 nack, 4 done,
---      5 ready, 6 ready-ask, 7 view)
+--    0 magic 0x5754 u16 | 2 version u8 | 3 type u8: bits 0-3 the type (1 data, 2 aggregate,
+--      3 nack, 4 done, 5 ready, 6 ready-ask, 7 view), bits 4-7 the payload format
 --    4 job u16 | 6 sender island u16 | 8 round u32
 --   12 clique u16 (bits 0-5 clique index, bits 6-15 exclusion epoch <= 63)
 --   14 contributor count u16
 --   16 chunk index u32 | 20 chunk count u32 | 24 contributor bitmap u64 (bit i = island i)
 --   32 value offset u32 | 36 value count (range count for a nack) u16
 --   38 checksum u16 (Internet checksum over header + value area)
---   40 values: count x float32, or ranges: count x (u32 begin, u32 end), then zero padding
+--   40 values in the format, or ranges: count x (u32 begin, u32 end), then zero padding
 -- Headers-only captures (snaplen) show the header; values that were not captured are
 -- counted but not shown, and the checksum is then "unverified".
 --
@@ -48,6 +55,7 @@ local MAGIC = 0x5754
 local VERSION = 2
 local CLIQUE_BITS = 6
 local MAX_EPOCH = 63
+local INT8_BLOCK = 1024
 
 local TYPE_DATA, TYPE_AGGREGATE, TYPE_NACK, TYPE_DONE = 1, 2, 3, 4
 local TYPE_READY, TYPE_READY_ASK, TYPE_VIEW = 5, 6, 7
@@ -61,6 +69,9 @@ local type_names = {
     [TYPE_READY_ASK] = "ready-ask",
     [TYPE_VIEW] = "view",
 }
+local FORMAT_FP32, FORMAT_BF16, FORMAT_INT8 = 0, 1, 2
+-- The names of PayloadFormatToString.
+local format_names = { [FORMAT_FP32] = "fp32", [FORMAT_BF16] = "bf16", [FORMAT_INT8] = "int8" }
 local checksum_names = { [0] = "Bad", [1] = "Good", [2] = "Unverified" }
 
 local wtsync = Proto("wtsync", "WAN-training island sync")
@@ -68,7 +79,8 @@ local wtsync = Proto("wtsync", "WAN-training island sync")
 local f = wtsync.fields
 f.magic = ProtoField.uint16("wtsync.magic", "Magic", base.HEX)
 f.version = ProtoField.uint8("wtsync.version", "Version", base.DEC)
-f.type = ProtoField.uint8("wtsync.type", "Type", base.DEC, type_names)
+f.type = ProtoField.uint8("wtsync.type", "Type", base.DEC, type_names, 0x0f)
+f.format = ProtoField.uint8("wtsync.format", "Payload format", base.DEC, format_names, 0xf0)
 f.job = ProtoField.uint16("wtsync.job", "Job", base.DEC)
 f.sender = ProtoField.uint16("wtsync.sender", "Sender island", base.DEC)
 f.round = ProtoField.uint32("wtsync.round", "Round", base.DEC)
@@ -87,6 +99,7 @@ f.checksum_status = ProtoField.uint8("wtsync.checksum.status", "Checksum status"
     checksum_names)
 f.values = ProtoField.none("wtsync.values", "Values")
 f.value = ProtoField.float("wtsync.value", "Value")
+f.scale = ProtoField.float("wtsync.scale", "Int8 block scale")
 f.ranges = ProtoField.none("wtsync.ranges", "Ranges")
 f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
 f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
@@ -128,6 +141,29 @@ local function checksum_verifies(tvb, size)
         sum = bit32.band(sum, 0xffff) + bit32.rshift(sum, 16)
     end
     return sum == 0xffff
+end
+
+-- The float a bfloat16 stands for (the upper half of a float32).
+local function bf16_value(bits)
+    local sign = bit32.btest(bits, 0x8000) and -1 or 1
+    local exponent = bit32.band(bit32.rshift(bits, 7), 0xff)
+    local mantissa = bit32.band(bits, 0x7f)
+    if exponent == 0xff then
+        return mantissa == 0 and sign * math.huge or 0 / 0
+    elseif exponent == 0 then
+        return sign * mantissa * 2 ^ -133
+    end
+    return sign * (1 + mantissa / 128) * 2 ^ (exponent - 127)
+end
+
+-- The bytes of the value area of count values in a format.
+local function area_bytes(format, count)
+    if format == FORMAT_BF16 then
+        return 2 * count
+    elseif format == FORMAT_INT8 then
+        return count + 4 * math.ceil(count / INT8_BLOCK)
+    end
+    return 4 * count
 end
 
 -- The four bytes of a dotted-quad IPv4 address, or nil.
@@ -203,7 +239,8 @@ function wtsync.dissector(tvb, pinfo, tree)
 
     local magic = tvb(0, 2):uint()
     local version = tvb(2, 1):uint()
-    local mtype = tvb(3, 1):uint()
+    local mtype = bit32.band(tvb(3, 1):uint(), 0x0f)
+    local format = bit32.rshift(tvb(3, 1):uint(), 4)
     local job = tvb(4, 2):uint()
     local sender = tvb(6, 2):uint()
     local round = tvb(8, 4):uint()
@@ -221,6 +258,7 @@ function wtsync.dissector(tvb, pinfo, tree)
     subtree:add(f.magic, tvb(0, 2))
     subtree:add(f.version, tvb(2, 1))
     subtree:add(f.type, tvb(3, 1))
+    subtree:add(f.format, tvb(3, 1))
     subtree:add(f.job, tvb(4, 2))
     subtree:add(f.sender, tvb(6, 2))
     subtree:add(f.round, tvb(8, 4))
@@ -256,6 +294,9 @@ function wtsync.dissector(tvb, pinfo, tree)
     pinfo.cols.info = string.format("%s job=%d round=%d clique=%d epoch=%d sender=%d "
         .. "chunk=%d/%d contributors={%s}", shown_name, job, round, clique, epoch, sender,
         chunk_index, chunk_count, table.concat(members, ","))
+    if format ~= FORMAT_FP32 then
+        pinfo.cols.info:append(" format=" .. (format_names[format] or "unknown"))
+    end
     subtree:append_text(string.format(", %s, round %d, sender %d, chunk %d/%d", shown_name, round,
         sender, chunk_index, chunk_count))
 
@@ -268,6 +309,9 @@ function wtsync.dissector(tvb, pinfo, tree)
         problem = "unknown version"
     elseif type_names[mtype] == nil then
         problem = "unknown type"
+    elseif format_names[format] == nil
+        or (format ~= FORMAT_FP32 and mtype ~= TYPE_DATA and mtype ~= TYPE_AGGREGATE) then
+        problem = "unknown format, or a format on a message without values"
     elseif sender >= 64 or (bitmap_high == 0 and bitmap_low == 0)
         or count ~= popcount32(bitmap_high) + popcount32(bitmap_low) then
         problem = "bad sender or contributors"
@@ -281,6 +325,8 @@ function wtsync.dissector(tvb, pinfo, tree)
             problem = "chunk index beyond the chunk count"
         elseif mtype == TYPE_DATA and (bitmap_low ~= own_low or bitmap_high ~= own_high) then
             problem = "DATA contributors must be exactly the sender"
+        elseif format == FORMAT_INT8 and value_offset % INT8_BLOCK ~= 0 then
+            problem = "int8 value offset not on a block boundary"
         end
     elseif mtype == TYPE_NACK then
         item_bytes = 8
@@ -291,6 +337,9 @@ function wtsync.dissector(tvb, pinfo, tree)
         problem = "DONE, READY, READY_ASK or VIEW with a value area"
     end
     local size = FIXED_SIZE + item_bytes * area_count
+    if mtype == TYPE_DATA or mtype == TYPE_AGGREGATE then
+        size = FIXED_SIZE + area_bytes(format, area_count)
+    end
     if problem == nil and size > reported then
         problem = "value area larger than the datagram"
     end
@@ -313,12 +362,42 @@ function wtsync.dissector(tvb, pinfo, tree)
     local shown = math.min(area_count, math.floor((captured - FIXED_SIZE) / math.max(item_bytes, 1)))
     if mtype == TYPE_DATA or mtype == TYPE_AGGREGATE then
         if area_count > 0 then
-            local values = subtree:add(f.values, tvb(FIXED_SIZE, math.max(0, math.min(size, captured) - FIXED_SIZE)))
+            local area_end = math.min(size, captured)
+            local values = subtree:add(f.values, tvb(FIXED_SIZE, math.max(0, area_end - FIXED_SIZE)))
+            shown = 0
+            if format == FORMAT_INT8 then
+                -- Per block: its scale, then a code a value (value = code x scale).
+                local at = FIXED_SIZE
+                for first = 0, area_count - 1, INT8_BLOCK do
+                    if at + 4 > area_end then
+                        break
+                    end
+                    local scale = tvb(at, 4):float()
+                    values:add(f.scale, tvb(at, 4))
+                    at = at + 4
+                    for k = 0, math.min(INT8_BLOCK, area_count - first) - 1 do
+                        if at >= area_end then
+                            break
+                        end
+                        values:add(f.value, tvb(at, 1), tvb(at, 1):int() * scale)
+                        at = at + 1
+                        shown = shown + 1
+                    end
+                end
+            else
+                local value_bytes = format == FORMAT_BF16 and 2 or 4
+                shown = math.min(area_count, math.floor((area_end - FIXED_SIZE) / value_bytes))
+                for k = 0, shown - 1 do
+                    local range = tvb(FIXED_SIZE + value_bytes * k, value_bytes)
+                    if value_bytes == 2 then
+                        values:add(f.value, range, bf16_value(range:uint()))
+                    else
+                        values:add(f.value, range)
+                    end
+                end
+            end
             values:append_text(string.format(": %d at offset %d (%d captured)", area_count,
                 value_offset, shown))
-            for k = 0, shown - 1 do
-                values:add(f.value, tvb(FIXED_SIZE + 4 * k, 4))
-            end
         end
         subtree:add(f.model_bytes, reported - FIXED_SIZE):set_generated()
     elseif mtype == TYPE_NACK then
@@ -342,12 +421,14 @@ function wtsync.dissector(tvb, pinfo, tree)
     return captured
 end
 
--- Heuristic: the magic, the version and a known type (for a transport on another port).
+-- Heuristic: the magic, the version, a known type and format (for a transport on another port).
 local function heuristic(tvb, pinfo, tree)
     if tvb:len() < FIXED_SIZE or tvb(0, 2):uint() ~= MAGIC or tvb(2, 1):uint() ~= VERSION then
         return false
     end
-    if type_names[tvb(3, 1):uint()] == nil then
+    local type_byte = tvb(3, 1):uint()
+    local format = bit32.rshift(type_byte, 4)
+    if type_names[bit32.band(type_byte, 0x0f)] == nil or format_names[format] == nil then
         return false
     end
     wtsync.dissector(tvb, pinfo, tree)
