@@ -9,6 +9,7 @@
 #include "clique-membership.h"
 #include "exchange-planner.h"
 #include "island-timing.h"
+#include "local-compute.h"
 #include "round-exchanges.h"
 #include "wan-config-error.h"
 
@@ -577,8 +578,8 @@ TrainingIslandApplication::StartApplication()
     }
     m_round = 0;
     m_exchanging = false;
-    m_computing = false;
-    m_computeRound = NEVER;
+    m_compute = std::make_unique<LocalCompute>(m_parameters);
+    m_compute->Configure(m_localSteps, m_stepTime, m_learningRate);
     m_running = true;
     StartRound();
 }
@@ -617,7 +618,10 @@ void
 TrainingIslandApplication::StopApplication()
 {
     NS_LOG_FUNCTION(this);
-    m_stepEvent.Cancel();
+    if (m_compute)
+    {
+        m_compute->Cancel();
+    }
     if (m_membership)
     {
         m_membership->StopReadyTimer();
@@ -642,7 +646,10 @@ TrainingIslandApplication::Crash()
     NS_LOG_INFO("island " << m_topology->GetCity(m_island).id << " crashes at round " << m_round);
     m_crashed = true;
     m_exchanging = false;
-    m_stepEvent.Cancel();
+    if (m_compute)
+    {
+        m_compute->Cancel();
+    }
     m_membership->StopReadyTimer();
     // Nothing of this round or a later one: drop what arrived early.
     m_exchanges->ReleaseReceiveSides();
@@ -688,54 +695,30 @@ TrainingIslandApplication::StartRound()
     const uint64_t excluded = m_membership->TakeStartExclusions(m_round);
     m_roundStartedTrace(m_island, m_round);
     m_membership->AnnounceRound(m_round, excluded, m_cliqueBarrier);
-    if (!m_overlap || m_computeRound != m_round)
+    if (!m_overlap || m_compute->GetRound() != m_round)
     {
         StartCompute(m_round);
     }
-    else if (!m_computing)
+    else if (!m_compute->IsComputing())
     {
         // Overlap: this round's steps ran during the last exchange; snapshot now.
-        m_stepEvent = Simulator::ScheduleNow(&TrainingIslandApplication::StartExchange, this);
+        m_compute->ScheduleNow(MakeCallback(&TrainingIslandApplication::StartExchange, this));
     }
 }
 
 void
 TrainingIslandApplication::StartCompute(uint32_t round)
 {
-    m_computeRound = round;
-    m_computing = true;
-    m_stepsDone = 0;
-    if (m_localSteps > 0)
-    {
-        m_stepEvent = Simulator::Schedule(m_stepTime, &TrainingIslandApplication::LocalStep, this);
-    }
-    else
-    {
-        m_stepEvent = Simulator::ScheduleNow(&TrainingIslandApplication::ComputeDone, this);
-    }
-}
-
-void
-TrainingIslandApplication::LocalStep()
-{
-    GetObjective().Step(m_parameters, m_learningRate);
-    ++m_stepsDone;
-    if (m_stepsDone < m_localSteps)
-    {
-        m_stepEvent = Simulator::Schedule(m_stepTime, &TrainingIslandApplication::LocalStep, this);
-    }
-    else
-    {
-        ComputeDone();
-    }
+    m_compute->Start(round,
+                     GetObjective(),
+                     MakeCallback(&TrainingIslandApplication::ComputeDone, this));
 }
 
 void
 TrainingIslandApplication::ComputeDone()
 {
-    m_computing = false;
     // Overlap: the snapshot of a round waits until the exchange before it is over.
-    if (!m_overlap || (m_computeRound == m_round && !m_exchanging))
+    if (!m_overlap || (m_compute->GetRound() == m_round && !m_exchanging))
     {
         StartExchange();
     }
@@ -748,7 +731,7 @@ TrainingIslandApplication::StartExchange()
     m_exchangeStartedTrace(m_island, m_round, GetPlan(m_round).clique, m_parameters);
     if (m_overlap)
     {
-        m_snapshot = m_parameters;
+        m_compute->TakeSnapshot();
         if (m_round + 1 < m_rounds && m_round + 1 != m_crashRound)
         {
             StartCompute(m_round + 1);
@@ -767,7 +750,7 @@ const std::vector<float>&
 TrainingIslandApplication::GetSnapshot() const
 {
     // Without overlap the parameters do not move during the exchange.
-    return m_overlap ? m_snapshot : m_parameters;
+    return m_overlap ? m_compute->GetSnapshot() : m_parameters;
 }
 
 void
@@ -798,7 +781,7 @@ TrainingIslandApplication::FinishRound()
     // Without overlap the average replaces the parameters (which hold the snapshot); with
     // overlap it is taken apart and the parameters, which moved on, get avg_r - x_r.
     std::vector<float> average;
-    std::vector<float>& mixed = m_overlap ? (average = m_snapshot) : m_parameters;
+    std::vector<float>& mixed = m_overlap ? (average = m_compute->GetSnapshot()) : m_parameters;
     if (plan.members.size() < 2)
     {
         // Idle, alone, or every other member excluded: the parameters stay; drop what may have
@@ -817,10 +800,7 @@ TrainingIslandApplication::FinishRound()
     }
     if (m_overlap)
     {
-        for (std::size_t v = 0; v < m_parameters.size(); ++v)
-        {
-            m_parameters[v] += average[v] - m_snapshot[v];
-        }
+        m_compute->ApplyAverage(average);
     }
     m_exchanges->MarkPrune();
     m_exchanging = false;
@@ -947,17 +927,16 @@ TrainingIslandApplication::DescribeState() const
     }
     if (!m_exchanging)
     {
-        state << "computing (local step " << m_stepsDone << " of " << m_localSteps << ")";
+        state << (m_compute ? m_compute->Describe() : "computing");
         return state.str();
     }
     Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
     state << (exchange ? exchange->Describe() : "exchanging");
-    if (m_overlap && m_computeRound > m_round)
+    if (m_overlap && m_compute->GetRound() != LocalCompute::NONE && m_compute->GetRound() > m_round)
     {
-        state << "; round " << m_computeRound << ": "
-              << (m_computing ? "computing (local step " + std::to_string(m_stepsDone) + " of " +
-                                    std::to_string(m_localSteps) + ")"
-                              : "snapshot waits for this exchange");
+        state << "; round " << m_compute->GetRound() << ": "
+              << (m_compute->IsComputing() ? m_compute->Describe()
+                                           : "snapshot waits for this exchange");
     }
     return state.str();
 }

@@ -33,6 +33,7 @@ namespace ns3
 {
 
 class ExchangePlanner;
+class LocalCompute;
 class RoundExchanges;
 class Socket;
 class Packet;
@@ -384,9 +385,7 @@ class TrainingIslandApplication : public Application
      * @param round the round
      */
     void StartCompute(uint32_t round);
-    /** One local gradient step. */
-    void LocalStep();
-    /** The local steps of m_computeRound are done: snapshot, unless overlap makes it wait. */
+    /** A round's local steps are done: snapshot, unless overlap makes it wait. */
     void ComputeDone();
     /** Snapshot the parameters and start the clique exchange of m_round. */
     void StartExchange();
@@ -454,14 +453,10 @@ class TrainingIslandApplication : public Application
     std::vector<float> m_parameters;                     //!< current parameters
     uint32_t m_round{0};                                 //!< current round
     bool m_exchanging{false};                            //!< whether m_round is in its exchange
-    uint32_t m_stepsDone{0};                             //!< local steps done in m_computeRound
-    uint32_t m_computeRound{0};     //!< the round whose local steps run or ran last
-    bool m_computing{false};        //!< whether local steps are under way
-    std::vector<float> m_snapshot;  //!< overlap: the contribution of m_round
-    EventId m_stepEvent;            //!< next local step
-    bool m_running{false};          //!< between start and stop
-    bool m_crashed{false};          //!< whether CrashRound was reached
-    uint64_t m_lastContributors{0}; //!< contributors of the last round
+    std::unique_ptr<LocalCompute> m_compute;             //!< local steps and the overlap snapshot
+    bool m_running{false};                               //!< between start and stop
+    bool m_crashed{false};                               //!< whether CrashRound was reached
+    uint64_t m_lastContributors{0};                      //!< contributors of the last round
 
     // Counters.
     uint64_t m_chunksSent{0};      //!< chunks sent
