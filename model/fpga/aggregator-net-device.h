@@ -107,11 +107,12 @@ namespace ns3
  * so the aggregate has exactly the wire size of one contribution. The island receives it on
  * its normal UDP socket.
  *
- * **Summation order.** Each value is accumulated in double precision, starting from 0, in the
- * order the contributions leave the pipeline (their arrival order), and rounded once to float32
- * (round to nearest) when the aggregate is built. With at most 64 float32 terms the double sum is
- * exact except in extreme cancellations, so the aggregate is the correctly rounded float32 of
- * the exact sum in practice (relative error <= 2^-24).
+ * **Summation.** Each value is accumulated in 64-bit fixed point (FixedPointSum: 2^-32
+ * resolution, |x| < 2^31), in the order the contributions leave the pipeline (their arrival
+ * order; integer addition does not depend on it), and rounded once to float32 (round to
+ * nearest) when the aggregate is built: off from the exact sum by at most m x 2^-33 for m
+ * contributions plus that rounding. A contribution the accumulator cannot take passes
+ * (OVERFLOW) and the slot leaves at once as a partial aggregate.
  *
  * **Pass-through (no loss, no corruption).** Everything that is not summed is forwarded
  * unchanged (the original IPv4 datagram) and counted by reason (PassReason):
@@ -126,10 +127,12 @@ namespace ns3
  *   applies backpressure and never drops: the island receives every contribution either
  *   inside exactly one aggregate or on its own;
  * - MISMATCH: a contribution whose layout differs from its slot's; it is removed from the
- *   slot's expected bitmap so that the slot can still complete.
- *
+ *   slot's expected bitmap so that the slot can still complete;
  * - OVERLAP: a partial aggregate (tree) some of whose contributors the open slot already holds:
- *   a sum cannot be split, so it goes on unsummed and the root sorts it out.
+ *   a sum cannot be split, so it goes on unsummed and the root sorts it out;
+ * - OVERFLOW: a contribution the fixed-point accumulator cannot take (a value beyond 2^31, NaN,
+ *   infinity, or a sum that would leave the range): it goes on unsummed, the slot leaves at once
+ *   as a partial aggregate and the chunk closes (later contributions pass as CLOSED).
  *
  * A DATA whose sender is already in its open slot (a retransmission) is a *duplicate*: it is
  * neither summed again nor forwarded (its values are in the slot) and is counted.
