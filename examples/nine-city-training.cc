@@ -188,7 +188,6 @@ Run(int argc, char** argv)
     training.Parse(PROGRAM, config.training);
     // The optimizer takes the simulation's S: the same settings for both.
     const ModelSizeOptions::Size size = training.ParseModelSize(PROGRAM);
-    config.format = size.format;
     config.modelParameters = size.parameters;
     config.targetLossFraction =
         CommandLineValues::ParseFraction(PROGRAM, "--targetLoss", targetText);

@@ -212,10 +212,6 @@ Run(int argc, char* argv[])
          formatsText.empty() ? std::vector<std::string>{} : Split(formatsText))
     {
         config.formats.push_back(CommandLineValues::ParseFormat(PROGRAM, "--formats", item));
-        if (simulating)
-        {
-            CommandLineValues::CheckSimulatedFormat(PROGRAM, "--formats", config.formats.back());
-        }
     }
     Reject(config.formats.size() > 1 && modelParametersText.empty(),
            "--formats",
@@ -295,6 +291,7 @@ Run(int argc, char* argv[])
                                              "--schedule=" + schedule,
                                              "--mode=" + CapabilityModeToString(point.mode),
                                              "--modelBytes=" + point.modelBytesText,
+                                             "--format=" + PayloadFormatToString(point.format),
                                              "--localSteps=" + std::to_string(config.localSteps),
                                              "--stepTime=" + std::to_string(point.stepTimeNs) +
                                                  "ns",

@@ -235,12 +235,17 @@ Run(int argc, char** argv)
     const TrainingRunSummary summary = TrainingRunSummary::Parse(results.ToJson(), PROGRAM);
     const std::string modeName = CapabilityModeToString(config.mode);
     std::cout << PROGRAM << ": topology '" << topology.GetName() << "', schedule " << scheduleName
-              << " (" << schedule.GetNRounds() << " rounds per period), mode " << modeName
-              << ", S = " << config.modelBytes << " bytes\n"
+              << " (" << schedule.GetNRounds() << " rounds per period), mode " << modeName << ", "
+              << summary.config.format << ", S = " << config.modelBytes << " bytes\n"
               << "  rounds completed: " << summary.verification.roundsComplete << "/"
               << config.rounds << ", simulated time " << results.GetTrainingTimeS() << " s\n"
-              << "  verification: " << results.GetRoundsVerified() << " rounds, max abs error "
-              << results.GetMaxAbsError() << ", max rel error " << results.GetMaxRelError() << "\n"
+              << "  verification: " << summary.verification.roundsVerified
+              << " rounds, max abs error " << summary.verification.maxAbsError << ", max rel error "
+              << summary.verification.maxRelError << ", max error / bound "
+              << summary.verification.maxErrorOverBound << "\n"
+              << "  format error (vs exact fp32 averages): max abs "
+              << summary.verification.formatError.maxAbs << ", max rel "
+              << summary.verification.formatError.maxRel << "\n"
               << "  repairs (chunks resent): " << repairs << "\n"
               << "  loss: " << results.GetSamples().front().loss << " -> "
               << results.GetSamples().back().loss << ", consensus "
@@ -291,7 +296,7 @@ Run(int argc, char** argv)
     {
         return 0;
     }
-    if (inexact || results.GetMaxRelError() > TrainingResults::VERIFY_TOLERANCE)
+    if (inexact || summary.verification.maxErrorOverBound > 1)
     {
         std::cerr << PROGRAM << ": verification failed (see the results JSON)" << std::endl;
         return 2;

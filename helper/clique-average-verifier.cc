@@ -7,6 +7,9 @@
 #include "clique-average-verifier.h"
 
 #include "clique-schedule.h"
+#include "fixed-point-sum.h"
+#include "payload-codec.h"
+#include "training-island-application.h"
 #include "training-recorder.h"
 
 #include "ns3/log.h"
@@ -24,6 +27,34 @@ CliqueAverageVerifier::CliqueAverageVerifier(const TrainingRecorder& recorder)
 {
     m_verified.assign(recorder.GetNRounds(),
                       std::vector<bool>(recorder.GetTopology().GetNCities(), false));
+    m_formatErrors.assign(recorder.GetNRounds(), FormatError{});
+}
+
+double
+CliqueAverageVerifier::FormatError::GetRelative() const
+{
+    return maxAverage > 0 ? maxAbs / maxAverage : 0;
+}
+
+uint32_t
+CliqueAverageVerifier::GetMaxEncodings(CapabilityMode mode,
+                                       uint32_t contributors,
+                                       uint32_t treeRouters)
+{
+    switch (mode)
+    {
+    case CapabilityMode::UNICAST:
+    case CapabilityMode::MULTICAST:
+        return 0;
+    case CapabilityMode::AGGREGATION:
+    case CapabilityMode::BOTH:
+        return 1;
+    case CapabilityMode::RING:
+        return contributors > 0 ? contributors - 1 : 0;
+    case CapabilityMode::TREE:
+        return treeRouters + 1;
+    }
+    return 0;
 }
 
 bool
@@ -42,7 +73,10 @@ CliqueAverageVerifier::AddContribution(uint32_t island,
 {
     if (IsShared(round, clique))
     {
-        m_shadows[{round, clique}].contributions[island] = parameters;
+        Shadow& shadow = m_shadows[{round, clique}];
+        shadow.contributions[island] = parameters;
+        std::vector<float>& decoded = shadow.decoded[island] = parameters;
+        PayloadCodec::Quantize(m_recorder.GetApplication(island)->GetPlan(round).format, decoded);
     }
 }
 
@@ -85,53 +119,130 @@ CliqueAverageVerifier::CheckAverage(uint32_t island,
         ReleaseShadow(round, clique);
         return "averaged over members whose contributions were not recorded";
     }
-    const std::vector<double>& average =
-        GetAverage(it->second, contributors, set, parameters.size());
-    m_verified[round][island] = CompareToAverage(parameters, average) <= VERIFY_TOLERANCE;
+    const Expected& expected = GetExpected(it->second,
+                                           contributors,
+                                           set,
+                                           m_recorder.GetApplication(island)->GetPlan(round));
+    m_verified[round][island] = Compare(round, parameters, expected);
     ReleaseShadow(round, clique);
     return "";
 }
 
-const std::vector<double>&
-CliqueAverageVerifier::GetAverage(Shadow& shadow,
-                                  uint64_t contributors,
-                                  const std::vector<uint32_t>& members,
-                                  size_t dimension)
+const CliqueAverageVerifier::Expected&
+CliqueAverageVerifier::GetExpected(Shadow& shadow,
+                                   uint64_t contributors,
+                                   const std::vector<uint32_t>& members,
+                                   const ExchangePlan& plan)
 {
-    std::vector<double>& average = shadow.averages[contributors];
-    if (average.empty())
+    Expected& expected = shadow.expected[contributors];
+    if (!expected.average.empty())
     {
-        average.assign(dimension, 0.0);
-        for (uint32_t member : members)
+        return expected;
+    }
+    const size_t dimension = shadow.decoded.at(members.front()).size();
+    const double c = static_cast<double>(members.size());
+    std::vector<double> magnitude(dimension, 0.0);
+    expected.average.assign(dimension, 0.0);
+    expected.exact.assign(dimension, 0.0);
+    for (uint32_t member : members)
+    {
+        const std::vector<float>& decoded = shadow.decoded.at(member);
+        const std::vector<float>& parameters = shadow.contributions.at(member);
+        for (size_t v = 0; v < dimension; ++v)
         {
-            const std::vector<float>& values = shadow.contributions.at(member);
-            for (size_t v = 0; v < values.size(); ++v)
+            expected.average[v] += decoded[v];
+            expected.exact[v] += parameters[v];
+            magnitude[v] += std::abs(static_cast<double>(decoded[v]));
+        }
+    }
+    uint32_t treeRouters = 0;
+    if (plan.mode == CapabilityMode::TREE)
+    {
+        if (!m_loads)
+        {
+            m_loads = std::make_unique<LinkLoadModel>(m_recorder.GetTopology());
+        }
+        // The base clique's in-tree (where the FPGAs expect it) and the contributors'.
+        std::vector<uint32_t> routers = m_loads->GetTreeRouters(plan.members);
+        for (uint32_t router : m_loads->GetTreeRouters(members))
+        {
+            if (std::find(routers.begin(), routers.end(), router) == routers.end())
             {
-                average[v] += values[v];
+                routers.push_back(router);
             }
         }
-        for (double& value : average)
-        {
-            value /= members.size();
-        }
+        treeRouters = static_cast<uint32_t>(routers.size());
     }
-    return average;
+    for (size_t v = 0; v < dimension; ++v)
+    {
+        expected.average[v] /= c;
+        expected.exact[v] /= c;
+    }
+    expected.bound = GetBound(plan.format,
+                              GetMaxEncodings(plan.mode, members.size(), treeRouters),
+                              UsesAggregation(plan.mode) || plan.mode == CapabilityMode::TREE,
+                              members.size(),
+                              magnitude,
+                              expected.average);
+    return expected;
 }
 
-double
-CliqueAverageVerifier::CompareToAverage(const std::vector<float>& parameters,
-                                        const std::vector<double>& average)
+std::vector<double>
+CliqueAverageVerifier::GetBound(PayloadFormat format,
+                                uint32_t encodings,
+                                bool fixedPoint,
+                                uint32_t contributors,
+                                const std::vector<double>& magnitude,
+                                const std::vector<double>& average)
 {
-    double memberRelError = 0;
+    const size_t dimension = average.size();
+    const double c = contributors;
+    const double m = encodings;
+    const double resolution = fixedPoint ? c * FixedPointSum::RESOLUTION : 0.0;
+    // The half steps at the scale A of the magnitudes, which no partial sum exceeds: as the
+    // format rounds A (never into a lower binade or a smaller int8 scale).
+    std::vector<float> scale(magnitude.begin(), magnitude.end());
+    PayloadCodec::Quantize(format, scale);
+    const std::vector<double> formatSteps = PayloadCodec::GetHalfSteps(format, scale);
+    const std::vector<double> floatSteps = PayloadCodec::GetHalfSteps(PayloadFormat::FP32, scale);
+    std::vector<float> rounded(average.begin(), average.end());
+    const std::vector<double> averageSteps =
+        PayloadCodec::GetHalfSteps(PayloadFormat::FP32, rounded);
+    std::vector<double> bound(dimension);
+    for (size_t v = 0; v < dimension; ++v)
+    {
+        bound[v] = (m * (formatSteps[v] + floatSteps[v]) + resolution) / c + averageSteps[v] +
+                   VERIFY_TOLERANCE * std::max(1.0, std::abs(average[v]));
+    }
+    return bound;
+}
+
+bool
+CliqueAverageVerifier::Compare(uint32_t round,
+                               const std::vector<float>& parameters,
+                               const Expected& expected)
+{
+    if (parameters.size() != expected.average.size())
+    {
+        m_maxErrorOverBound = INFINITY;
+        return false;
+    }
+    bool within = true;
+    FormatError& format = m_formatErrors.at(round);
     for (size_t v = 0; v < parameters.size(); ++v)
     {
-        double error = std::abs(parameters[v] - average[v]);
-        double relError = error / std::max(1.0, std::abs(average[v]));
+        const double error = std::abs(parameters[v] - expected.average[v]);
         m_maxAbsError = std::max(m_maxAbsError, error);
-        m_maxRelError = std::max(m_maxRelError, relError);
-        memberRelError = std::max(memberRelError, relError);
+        m_maxRelError =
+            std::max(m_maxRelError, error / std::max(1.0, std::abs(expected.average[v])));
+        // NaN fails.
+        const double ratio = error / expected.bound[v];
+        within = within && ratio <= 1;
+        m_maxErrorOverBound = std::max(m_maxErrorOverBound, std::isnan(ratio) ? INFINITY : ratio);
+        format.maxAbs = std::max(format.maxAbs, std::abs(parameters[v] - expected.exact[v]));
+        format.maxAverage = std::max(format.maxAverage, std::abs(expected.exact[v]));
     }
-    return memberRelError;
+    return within;
 }
 
 void
@@ -264,7 +375,7 @@ CliqueAverageVerifier::GetRoundsVerified() const
     {
         verified += IsRoundVerified(r) ? 1 : 0;
     }
-    return m_maxRelError <= VERIFY_TOLERANCE ? verified : 0;
+    return m_maxErrorOverBound <= 1 ? verified : 0;
 }
 
 uint64_t
@@ -283,6 +394,40 @@ double
 CliqueAverageVerifier::GetMaxRelError() const
 {
     return m_maxRelError;
+}
+
+double
+CliqueAverageVerifier::GetMaxErrorOverBound() const
+{
+    return m_maxErrorOverBound;
+}
+
+const CliqueAverageVerifier::FormatError&
+CliqueAverageVerifier::GetFormatError(uint32_t round) const
+{
+    return m_formatErrors.at(round);
+}
+
+double
+CliqueAverageVerifier::GetMaxFormatAbsError() const
+{
+    double worst = 0;
+    for (const FormatError& error : m_formatErrors)
+    {
+        worst = std::max(worst, error.maxAbs);
+    }
+    return worst;
+}
+
+double
+CliqueAverageVerifier::GetMaxFormatRelError() const
+{
+    double worst = 0;
+    for (const FormatError& error : m_formatErrors)
+    {
+        worst = std::max(worst, error.GetRelative());
+    }
+    return worst;
 }
 
 } // namespace ns3

@@ -420,6 +420,10 @@ ScheduleSweep::ReadResults(Point& point, const std::string& file) const
     {
         mismatch = "mode";
     }
+    else if (config.format != PayloadFormatToString(point.format))
+    {
+        mismatch = "format";
+    }
     else if (static_cast<double>(config.modelBytes) != point.modelBytes)
     {
         mismatch = "model_bytes";

@@ -223,9 +223,9 @@ TrainingExperiment::Run()
         {"wan_packet_error_rate", config.wanLossRate},
         {"run_id", runId},
     };
-    if (m_config.format != PayloadFormat::FP32 || m_config.modelParameters > 0)
+    if (m_config.training.format != PayloadFormat::FP32 || m_config.modelParameters > 0)
     {
-        result.config["format"] = PayloadFormatToString(m_config.format);
+        result.config["format"] = PayloadFormatToString(m_config.training.format);
         if (m_config.modelParameters > 0)
         {
             result.config["model_parameters"] = m_config.modelParameters;

@@ -58,7 +58,6 @@ class TrainingExperiment
         std::vector<CapabilityMode> modes;       //!< the simulated modes, in this order
         std::string modesText;                   //!< the modes as given, recorded
         TrainingRun::Config training;            //!< every simulation (the mode set per mode)
-        PayloadFormat format{};                  //!< the payload format (fp32), recorded
         uint64_t modelParameters{0};             //!< P (0: S given in bytes), recorded
         double targetLossFraction{0.02};         //!< time to target: this x the initial loss
         ScheduleOptimizer::Options optimizer;    //!< the schedule search of every mode

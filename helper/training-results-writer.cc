@@ -267,6 +267,9 @@ TrainingResultsWriter::GetRound(uint32_t r, const ScheduleMetrics& metrics) cons
             {"predicted_comm_s", cost.commS},
             {"complete", complete},
             {"verified", complete && m_verifier.AreMembersVerified(r)},
+            {"format_error",
+             {{"max_abs", m_verifier.GetFormatError(r).maxAbs},
+              {"max_rel", m_verifier.GetFormatError(r).GetRelative()}}},
             {"unfinished", unfinished},
             {"exclusions", GetRoundExclusions(r)},
             {"cliques", cliques}};
@@ -534,7 +537,11 @@ TrainingResultsWriter::GetVerification(const TrainingRunSummary::Summary& totals
             {"member_checks", m_verifier.GetChecks()},
             {"max_abs_error", m_verifier.GetMaxAbsError()},
             {"max_rel_error", m_verifier.GetMaxRelError()},
+            {"max_error_over_bound", m_verifier.GetMaxErrorOverBound()},
             {"tolerance_rel", CliqueAverageVerifier::VERIFY_TOLERANCE},
+            {"format_error",
+             {{"max_abs", m_verifier.GetMaxFormatAbsError()},
+              {"max_rel", m_verifier.GetMaxFormatRelError()}}},
             {"passed", m_recorder.IsComplete() && m_verifier.GetRoundsVerified() == rounds}};
 }
 

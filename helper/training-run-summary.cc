@@ -241,6 +241,7 @@ ReadConfig(const FieldReader& config)
 {
     TrainingRunSummary::Config c;
     c.mode = config.Text("mode");
+    c.format = config.Text("format");
     c.modelBytes = config.Count("model_bytes");
     c.rounds = config.Count32("rounds");
     c.seed = config.Count("seed");
@@ -302,6 +303,16 @@ ReadUnfinished(const FieldReader& entry)
 }
 
 /**
+ * @param error a `format_error` object
+ * @return its typed form
+ */
+TrainingRunSummary::FormatError
+ReadFormatError(const FieldReader& error)
+{
+    return {error.Number("max_abs"), error.Number("max_rel")};
+}
+
+/**
  * @param round an entry of `rounds`
  * @return its typed form
  */
@@ -316,6 +327,7 @@ ReadRound(const FieldReader& round)
     r.predictedCommS = round.Number("predicted_comm_s");
     r.complete = round.Flag("complete");
     r.verified = round.Flag("verified");
+    r.formatError = ReadFormatError(round.Object("format_error"));
     for (size_t i = 0; i < round.Array("unfinished").size(); ++i)
     {
         r.unfinished.push_back(ReadUnfinished(round.Element("unfinished", i)));
@@ -396,6 +408,8 @@ ReadVerification(const FieldReader& verification)
     v.rounds = verification.Count32("rounds");
     v.maxAbsError = verification.Number("max_abs_error");
     v.maxRelError = verification.Number("max_rel_error");
+    v.maxErrorOverBound = verification.Number("max_error_over_bound");
+    v.formatError = ReadFormatError(verification.Object("format_error"));
     v.passed = verification.Flag("passed");
     return v;
 }

@@ -33,6 +33,7 @@ struct TrainingRunSummary
     struct Config
     {
         std::string mode;       //!< the capability mode's name
+        std::string format;     //!< the payload format's name
         uint64_t modelBytes{0}; //!< S in bytes
         uint32_t rounds{0};     //!< rounds of the run
         uint64_t seed{0};       //!< the seed
@@ -51,6 +52,13 @@ struct TrainingRunSummary
         std::string reason;                //!< why
     };
 
+    /** A `format_error` object: decoded averages against exact averages of fp32 values. */
+    struct FormatError
+    {
+        double maxAbs{0}; //!< max |err|
+        double maxRel{0}; //!< max |err| / max |average|
+    };
+
     /** An entry of `rounds`. */
     struct Round
     {
@@ -61,6 +69,7 @@ struct TrainingRunSummary
         double predictedCommS{0};           //!< the schedule model's communication time
         bool complete{false};               //!< every island completed it or had crashed
         bool verified{false};               //!< complete, every average verified
+        FormatError formatError;            //!< the format's error in the round
         std::vector<Unfinished> unfinished; //!< what did not complete or verify
     };
 
@@ -102,12 +111,14 @@ struct TrainingRunSummary
     /** The `verification` section. */
     struct Verification
     {
-        uint32_t roundsVerified{0}; //!< rounds verified
-        uint32_t roundsComplete{0}; //!< rounds complete
-        uint32_t rounds{0};         //!< rounds of the run
-        double maxAbsError{0};      //!< largest absolute error
-        double maxRelError{0};      //!< largest scaled error
-        bool passed{false};         //!< every round complete and verified
+        uint32_t roundsVerified{0};  //!< rounds verified
+        uint32_t roundsComplete{0};  //!< rounds complete
+        uint32_t rounds{0};          //!< rounds of the run
+        double maxAbsError{0};       //!< largest absolute error
+        double maxRelError{0};       //!< largest scaled error
+        double maxErrorOverBound{0}; //!< largest error over its bound (verified: <= 1)
+        FormatError formatError;     //!< the format's largest errors over the rounds
+        bool passed{false};          //!< every round complete and verified
     };
 
     /** The totals of the `faults` section. */

@@ -18,6 +18,7 @@
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
 #include "ns3/pcap-file-wrapper.h"
@@ -102,13 +103,6 @@ TrainingRun::Validate(const WanTopology& topology,
     {
         throw WanConfigError("parameterCount", "must be at least 1 (got '0')");
     }
-    if (uint64_t{IslandSyncHeader::VALUE_BYTES} * config.parameterCount > config.modelBytes)
-    {
-        throw WanConfigError(
-            "parameterCount",
-            "4 bytes x " + std::to_string(config.parameterCount) +
-                " values exceed {modelBytes}=" + std::to_string(config.modelBytes));
-    }
     if (config.rounds < 1)
     {
         throw WanConfigError("rounds", "must be at least 1 (got '0')");
@@ -136,15 +130,12 @@ TrainingRun::Validate(const WanTopology& topology,
                                  std::to_string(config.pcapSnaplen) + "')");
     }
 
-    if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
-    {
-        throw WanConfigError("chunkBytes",
-                             "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
-                                 ")");
-    }
-    // Every island plans every round as it will when it starts (chunking, rings, rates).
+    // Every island plans every round as it will when it starts (the format's layout,
+    // chunking, rings, rates); the planner checks modelBytes, chunkBytes and parameterCount
+    // against the format.
     ExchangePlanner::Config planning;
     planning.mode = config.mode;
+    planning.format = config.format;
     planning.modelBytes = config.modelBytes;
     planning.chunkBytes = config.chunkBytes;
     planning.parameterCount = config.parameterCount;
@@ -278,6 +269,7 @@ TrainingRun::Build()
     training.SetAttribute("JobId", UintegerValue(m_config.jobId));
     training.SetAttribute("Rounds", UintegerValue(m_config.rounds));
     training.SetAttribute("ModelBytes", UintegerValue(m_config.modelBytes));
+    training.SetAttribute("Format", EnumValue(static_cast<int>(m_config.format)));
     training.SetAttribute("ChunkBytes", UintegerValue(m_config.chunkBytes));
     training.SetAttribute("ParameterCount", UintegerValue(m_config.parameterCount));
     training.SetAttribute("LocalSteps", UintegerValue(m_config.localSteps));
@@ -592,6 +584,7 @@ TrainingRun::GetConfigJson() const
         {"topology_name", m_topology.GetName()},
         {"schedule_rounds", nlohmann::json::parse(m_schedule.ToJson(m_topology))["rounds"]},
         {"mode", CapabilityModeToString(m_config.mode)},
+        {"format", PayloadFormatToString(m_config.format)},
         {"model_bytes", m_config.modelBytes},
         {"chunk_bytes", m_config.chunkBytes},
         {"parameter_count", m_config.parameterCount},

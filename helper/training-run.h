@@ -90,11 +90,12 @@ class TrainingRun
                                                       //!< both, ring or tree
         uint16_t jobId{1};                            //!< JobId of the islands and the FPGAs
         uint32_t rounds{1};                           //!< rounds to run (>= 1)
-        uint64_t modelBytes{100000000};               //!< ModelBytes, S
-        uint32_t chunkBytes{0};        //!< ChunkBytes (0: fill the path MTU; else a multiple of 4)
-        uint32_t parameterCount{1024}; //!< ParameterCount, real float32 values
-        uint32_t localSteps{10};       //!< LocalSteps per round
-        bool overlap{false};           //!< Overlap: compute overlaps the exchange (streaming)
+        PayloadFormat format{PayloadFormat::FP32};    //!< Format of the values on the wire
+        uint64_t modelBytes{100000000};               //!< ModelBytes, S (an encoding in format)
+        uint32_t chunkBytes{0};            //!< ChunkBytes (0: fill the path MTU; else whole values)
+        uint32_t parameterCount{1024};     //!< ParameterCount, real values
+        uint32_t localSteps{10};           //!< LocalSteps per round
+        bool overlap{false};               //!< Overlap: compute overlaps the exchange (streaming)
         Time stepTime{MilliSeconds(10)};   //!< StepTime of one local step
         double learningRate{0.05};         //!< LearningRate, in (0, 1)
         double heterogeneity{1};           //!< Heterogeneity of the islands' objectives

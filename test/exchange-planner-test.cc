@@ -124,6 +124,167 @@ TEST(ExchangePlanner, ChunksFillThePathMtuMinusTheHeaders)
     }
 }
 
+TEST(ExchangePlanner, EveryFormatChunksWholeValuesAndPadsWithEncodedZeros)
+{
+    // MTU 1500 leaves 1432 payload bytes: fp32 358 values, bf16 716 values, int8 one block
+    // (1028 bytes; two would take 2056).
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    const uint32_t parameterCount = 3000;
+
+    struct Case
+    {
+        PayloadFormat format;
+        uint32_t chunkValues;
+    };
+
+    for (const Case& c : {Case{PayloadFormat::FP32, 358},
+                          Case{PayloadFormat::BF16, 716},
+                          Case{PayloadFormat::INT8, 1024}})
+    {
+        const std::string name = PayloadFormatToString(c.format);
+        // P = 10000 values: S is their encoding (int8: 9 whole blocks, then 784 values).
+        const uint64_t values = 10000;
+        const uint64_t modelBytes = GetEncodedBytes(c.format, values);
+        ExchangePlanner::Config config =
+            MakeConfig(CapabilityMode::UNICAST, modelBytes, 0, parameterCount);
+        config.format = c.format;
+        const ExchangePlan plan = ExchangePlanner(topology, schedule, config).GetPlan(0, 0);
+        EXPECT_EQ(plan.format, c.format) << name;
+        EXPECT_EQ(plan.valueCount, values) << name;
+        EXPECT_EQ(plan.chunkValues, c.chunkValues) << name;
+        EXPECT_EQ(plan.chunkBytes, GetEncodedBytes(c.format, c.chunkValues)) << name;
+        const uint32_t chunks = (values + c.chunkValues - 1) / c.chunkValues;
+        ASSERT_EQ(plan.chunkCount, chunks) << name;
+        uint64_t total = 0;
+        for (uint32_t chunk = 0; chunk < chunks; ++chunk)
+        {
+            // Chunk c carries values [c v, ...); its payload is their encoding, real values
+            // first, the rest encoded zeros.
+            const uint64_t first = uint64_t{chunk} * c.chunkValues;
+            const uint64_t carried = std::min<uint64_t>(c.chunkValues, values - first);
+            const uint64_t real =
+                first < parameterCount ? std::min<uint64_t>(carried, parameterCount - first) : 0;
+            EXPECT_EQ(plan.GetPayloadBytes(chunk), GetEncodedBytes(c.format, carried))
+                << name << " chunk " << chunk;
+            EXPECT_EQ(plan.GetValueSlice(chunk).second, real) << name << " chunk " << chunk;
+            if (real > 0)
+            {
+                EXPECT_EQ(plan.GetValueSlice(chunk).first, first) << name << " chunk " << chunk;
+            }
+            EXPECT_EQ(plan.GetPaddingBytes(chunk),
+                      GetEncodedBytes(c.format, carried) - GetEncodedBytes(c.format, real))
+                << name << " chunk " << chunk;
+            total += plan.GetPayloadBytes(chunk);
+        }
+        EXPECT_EQ(total, modelBytes) << name;
+    }
+}
+
+TEST(ExchangePlanner, AChunkIsLaidOutAsItsPlanSays)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    ExchangePlanner::Config config = MakeConfig(CapabilityMode::UNICAST, 8224, 0, 1500);
+    config.format = PayloadFormat::INT8; // 8 blocks, one a chunk; values in the first two
+    const ExchangePlan plan = ExchangePlanner(topology, schedule, config).GetPlan(0, 0);
+    ASSERT_EQ(plan.chunkCount, 8U);
+    IslandSyncHeader header;
+    header.SetType(IslandSyncHeader::DATA);
+    header.SetFormat(PayloadFormat::INT8);
+    header.SetChunkIndex(1);
+    header.SetChunkCount(8);
+    header.SetValueOffset(1024);
+    header.SetValues(std::vector<float>(476, 0.5F));
+    // 476 real values: 480 bytes with the scale; the other 548 codes are padding.
+    EXPECT_EQ(plan.GetPaddingBytes(1), 548U);
+    EXPECT_TRUE(plan.HasChunkLayout(header, 548));
+    EXPECT_FALSE(plan.HasChunkLayout(header, 547));
+    header.SetFormat(PayloadFormat::BF16);
+    EXPECT_FALSE(plan.HasChunkLayout(header, 548)) << "another format";
+    header.SetFormat(PayloadFormat::INT8);
+    header.SetChunkCount(9);
+    EXPECT_FALSE(plan.HasChunkLayout(header, 548)) << "another chunk count";
+    header.SetChunkCount(8);
+    header.SetValueOffset(0);
+    EXPECT_FALSE(plan.HasChunkLayout(header, 548)) << "another offset";
+    header.SetValueOffset(1024);
+    header.SetChunkIndex(8);
+    EXPECT_FALSE(plan.HasChunkLayout(header, 548)) << "no such chunk";
+}
+
+TEST(ExchangePlanner, FormatsRefuseSizesThatAreNoEncoding)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    ExchangePlanner::Config config = MakeConfig(CapabilityMode::UNICAST, 1030, 0, 1);
+    config.format = PayloadFormat::INT8;
+    WanConfigError error = PlanningError(topology, schedule, config);
+    EXPECT_EQ(error.GetField(), "modelBytes");
+    EXPECT_EQ(error.GetReason(),
+              "1030 bytes are no int8 contribution (whole int8 blocks of 1024 values and their "
+              "4-byte scale, 1028 bytes each, a last partial block its scale and a value): the "
+              "nearest are 1028 and 1033 bytes");
+    config.modelBytes = 1001;
+    config.format = PayloadFormat::BF16;
+    error = PlanningError(topology, schedule, config);
+    EXPECT_EQ(error.GetField(), "modelBytes");
+    config.format = PayloadFormat::INT8;
+    config.modelBytes = 100000000;
+    config.chunkBytes = 1432;
+    error = PlanningError(topology, schedule, config);
+    EXPECT_EQ(error.GetField(), "chunkBytes");
+    EXPECT_EQ(error.GetReason(),
+              "must be a multiple of 1028 in int8, whole int8 blocks of 1024 values and their "
+              "4-byte scale, 1028 bytes each (got 1432)");
+    config.chunkBytes = 0;
+    config.parameterCount = 99700000;
+    error = PlanningError(topology, schedule, config);
+    EXPECT_EQ(error.GetField(), "parameterCount");
+    EXPECT_EQ(error.GetReason(),
+              "99700000 values take 100089456 bytes in int8, more than {modelBytes}=100000000");
+}
+
+TEST(ExchangePlanner, AnInt8BlockMustFitThePathMtu)
+{
+    // IP MTU 1000: 932 payload bytes, less than one int8 block.
+    const WanTopology topology = ParseInlineTopology(
+        100,
+        1,
+        R"([{"id": "a"}, {"id": "b"}])",
+        R"([{"a": "a", "b": "b", "latency_ms": 10, "capacity_gbps": 10, "mtu_bytes": 1000}])");
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(2);
+    ExchangePlanner::Config config = MakeConfig(CapabilityMode::UNICAST, 100000, 0, 8);
+    config.format = PayloadFormat::INT8;
+    config.modelBytes = GetEncodedBytes(PayloadFormat::INT8, 20000);
+    const WanConfigError error = PlanningError(topology, schedule, config);
+    EXPECT_EQ(error.GetField(), "format");
+    EXPECT_EQ(error.GetReason(),
+              "a chunk of one int8 block (1028 bytes) + 68 header bytes exceeds the path MTU "
+              "1000 of a->b");
+}
+
+TEST(ExchangePlanner, AnInt8RingCutsWholeBlocksPerMember)
+{
+    const WanTopology topology = Triangle();
+    const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
+    // Two blocks for three members: too few; three blocks: one a member.
+    ExchangePlanner::Config config =
+        MakeConfig(CapabilityMode::RING, GetEncodedBytes(PayloadFormat::INT8, 2048), 0, 8);
+    config.format = PayloadFormat::INT8;
+    WanConfigError error = PlanningError(topology, schedule, config);
+    EXPECT_EQ(error.GetField(), "modelBytes");
+    EXPECT_NE(error.GetReason().find("needs a chunk of at least one block"), std::string::npos)
+        << error.GetReason();
+    EXPECT_NE(error.GetReason().find("ring mode needs at least 3084 bytes"), std::string::npos)
+        << error.GetReason();
+    config.modelBytes = GetEncodedBytes(PayloadFormat::INT8, 3000);
+    const ExchangePlan plan = ExchangePlanner(topology, schedule, config).GetPlan(0, 0);
+    EXPECT_EQ(plan.chunkValues, 1024U);
+    EXPECT_EQ(plan.chunkCount, 3U);
+    EXPECT_EQ(plan.GetPayloadBytes(2), GetEncodedBytes(PayloadFormat::INT8, 3000 - 2048));
+}
+
 TEST(ExchangePlanner, ChunkBytesAndStreamRateOverrideThePlan)
 {
     const WanTopology topology = Triangle();
@@ -145,7 +306,7 @@ TEST(ExchangePlanner, RingSegmentsAreFloorOfJTimesChunksOverMembers)
 {
     const WanTopology topology = Triangle();
     const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
-    const uint64_t modelBytes = 1000001;
+    const uint64_t modelBytes = 1000004; // no whole number of chunks
     ExchangePlanner planner(topology, schedule, MakeConfig(CapabilityMode::RING, modelBytes, 0, 8));
     for (uint32_t island = 0; island < 3; ++island)
     {
@@ -262,7 +423,8 @@ TEST(ExchangePlanner, BadChunkingIsRejectedWithItsField)
 
     error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 100000, 1001, 8));
     EXPECT_EQ(error.GetField(), "chunkBytes");
-    EXPECT_EQ(error.GetReason(), "must be a multiple of 4 (got 1001)");
+    EXPECT_EQ(error.GetReason(),
+              "must be a multiple of 4 in fp32, whole fp32 values of 4 bytes (got 1001)");
 
     error = PlanningError(topology, schedule, MakeConfig(CapabilityMode::UNICAST, 1000, 0, 251));
     EXPECT_EQ(error.GetField(), "parameterCount");

@@ -1499,13 +1499,19 @@ class FaultValidationTestCase : public FaultTestCase
         // Ring cliques need a chunk per member (before: an abort in the application).
         TrainingRun::Config ring = SmallConfig(CapabilityMode::RING);
         ring.parameterCount = 1;
+        ring.modelBytes = 8;
+        NS_TEST_EXPECT_MSG_EQ(
+            ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
+            "modelBytes: 8 bytes are too few for the ring of 3 members {nyc chi "
+            "lax} of schedule round 0: each member's segment needs a chunk of at least "
+            "one value (whole fp32 values of 4 bytes), so ring mode needs at least 12 bytes",
+            "S < 4k");
         ring.modelBytes = 11;
         NS_TEST_EXPECT_MSG_EQ(
             ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
-            "modelBytes: 11 bytes are too few for the ring of 3 members {nyc chi "
-            "lax} of schedule round 0: each member's segment needs a chunk of at least "
-            "4 bytes, so ring mode needs at least 12 bytes",
-            "S < 4k");
+            "modelBytes: 11 bytes are no fp32 contribution (whole fp32 values of 4 bytes): "
+            "the nearest are 8 and 12 bytes",
+            "S not a whole number of values");
         ring.modelBytes = 12;
         NS_TEST_EXPECT_MSG_EQ(ErrorOf([&]() { TrainingRun::Validate(Topology(), latin, ring); }),
                               "",

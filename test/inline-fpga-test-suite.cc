@@ -8,6 +8,7 @@
 #include "aggregator-net-device.h"
 #include "inline-fpga.h"
 #include "island-sync-header.h"
+#include "payload-codec.h"
 #include "sync-test-frame.h"
 #include "training-island-application.h"
 #include "wan-topology-helper.h"
@@ -269,6 +270,86 @@ class InlineFpgaTestCase : public TestCase
                               "two CLOSED");
         // In 6, summed 2 (LAX's), 2 partial aggregates, no Timeout, 4 passed.
         ExpectCounters({6, 2, 2, 0, 4, 0}, "overflow");
+        End();
+    }
+
+    /**
+     * @brief Payload formats: with {CHI, LAX, TYO} expected, bf16 DATA of LAX opens the slot,
+     * TYO's int8 DATA differs in format and passes unchanged (MISMATCH, no longer expected), and
+     * CHI's bf16 DATA completes the slot: the aggregate of {LAX, CHI} is their fixed-point sum
+     * rounded to float and encoded in bf16. Then every DATA in int8: an int8 aggregate.
+     */
+    void Formats()
+    {
+        auto data = [this](const std::string& city, PayloadFormat format) {
+            IslandSyncHeader header = Header(IslandSyncHeader::DATA, 0, City(city), 0, 0);
+            header.SetContributors(Bits({city}));
+            header.SetFormat(format);
+            return header;
+        };
+        auto fixedSum = [](const std::vector<IslandSyncHeader>& headers) {
+            std::vector<int64_t> sums(VALUES, 0);
+            for (const IslandSyncHeader& header : headers)
+            {
+                for (uint32_t v = 0; v < VALUES; ++v)
+                {
+                    sums[v] += Fixed(header.GetValues()[v]);
+                }
+            }
+            return sums;
+        };
+
+        Build(65536, MilliSeconds(10));
+        Ipv4Address root = Address("LON");
+        Expect(m_toLon, 0, Bits({"CHI", "LAX", "TYO"}), "LON");
+        const IslandSyncHeader lax = data("LAX", PayloadFormat::BF16);
+        const IslandSyncHeader tyo = data("TYO", PayloadFormat::INT8);
+        const IslandSyncHeader chi = data("CHI", PayloadFormat::BF16);
+        Inject(MilliSeconds(1), m_toLon, lax, root);
+        Inject(MilliSeconds(2), m_toLon, tyo, root);
+        Inject(MilliSeconds(3), m_toLon, chi, root);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 2u, "TYO passes, then the aggregate");
+        NS_TEST_EXPECT_MSG_EQ(m_sentLon[0].header.GetSender(), City("TYO"), "TYO passes");
+        NS_TEST_EXPECT_MSG_EQ((m_sentLon[0].header.GetFormat() == PayloadFormat::INT8),
+                              true,
+                              "in its own format");
+        NS_TEST_EXPECT_MSG_EQ(m_toLon->GetPassThroughs(AggregatorNetDevice::MISMATCH),
+                              1u,
+                              "one MISMATCH");
+        const IslandSyncHeader& bf16 = m_sentLon[1].header;
+        NS_TEST_EXPECT_MSG_EQ(bf16.GetType(), AGGREGATE, "an aggregate");
+        NS_TEST_EXPECT_MSG_EQ(bf16.GetContributors(), Bits({"LAX", "CHI"}), "of LAX and CHI");
+        NS_TEST_EXPECT_MSG_EQ((bf16.GetFormat() == PayloadFormat::BF16), true, "in bf16");
+        std::vector<float> expected = ToFloats(fixedSum({lax, chi}));
+        PayloadCodec::Quantize(PayloadFormat::BF16, expected);
+        NS_TEST_EXPECT_MSG_EQ((bf16.GetValues() == expected),
+                              true,
+                              "the fixed-point sum, encoded in bf16");
+        ExpectCounters({3, 2, 1, 0, 1, 0}, "bf16 with an int8 contribution");
+        End();
+
+        m_sentLon.clear();
+        Build(65536, MilliSeconds(10));
+        root = Address("LON");
+        Expect(m_toLon, 0, Bits({"CHI", "LAX", "TYO"}), "LON");
+        std::vector<IslandSyncHeader> int8;
+        for (const char* city : {"LAX", "TYO", "CHI"})
+        {
+            int8.push_back(data(city, PayloadFormat::INT8));
+            Inject(MilliSeconds(int8.size()), m_toLon, int8.back(), root);
+        }
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_sentLon.size(), 1u, "one aggregate");
+        expected = ToFloats(fixedSum(int8));
+        PayloadCodec::Quantize(PayloadFormat::INT8, expected);
+        NS_TEST_EXPECT_MSG_EQ((m_sentLon[0].header.GetFormat() == PayloadFormat::INT8),
+                              true,
+                              "in int8");
+        NS_TEST_EXPECT_MSG_EQ((m_sentLon[0].header.GetValues() == expected),
+                              true,
+                              "the fixed-point sum, encoded in int8");
+        ExpectCounters({3, 3, 1, 0, 0, 0}, "int8");
         End();
     }
 
@@ -799,6 +880,9 @@ static class InlineFpgaTestSuite : public TestSuite
             {"a contribution the fixed-point sum cannot take passes (OVERFLOW), the slot "
              "leaves at once as a partial aggregate, the chunk closes",
              &InlineFpgaTestCase::Overflow},
+            {"payload formats: the aggregate is encoded in its slot's format; a contribution "
+             "in another format passes (MISMATCH)",
+             &InlineFpgaTestCase::Formats},
             {"tree entry: not to the root, or an unexpected contributor: "
              "NO_EXPECTATION",
              &InlineFpgaTestCase::NoExpectation},

@@ -45,10 +45,12 @@ RingPlan()
     ExchangePlan plan;
     plan.mode = CapabilityMode::RING;
     plan.modelBytes = 96;
+    plan.valueCount = 24;
     plan.parameterCount = 24;
     plan.island = 5;
     plan.clique = 3;
     plan.members = {2, 5, 7};
+    plan.chunkValues = 4;
     plan.chunkBytes = 16;
     plan.chunkCount = 6;
     plan.ring = {2, 5, 7};
@@ -197,6 +199,7 @@ class RingExchangeTestCase : public TestCase
         IslandSyncHeader fromPredecessor;
         fromPredecessor.SetType(IslandSyncHeader::AGGREGATE);
         fromPredecessor.SetChunkIndex(5);
+        fromPredecessor.SetChunkCount(6);
         fromPredecessor.SetContributors(bits2 | bits7);
         fromPredecessor.SetValueOffset(20);
         fromPredecessor.SetValues({5.0F, 6.0F, 7.0F, 8.0F});
@@ -338,8 +341,7 @@ class RoundExchangesTestCase : public TestCase
         chunk.SetChunkCount(plan.chunkCount);
         chunk.SetValueOffset(offset);
         chunk.SetValues(std::vector<float>(count, 1.0F));
-        const uint32_t padding = plan.GetPayloadBytes(0) - IslandSyncHeader::VALUE_BYTES * count;
-        exchanges.HandleMessage(chunk, padding);
+        exchanges.HandleMessage(chunk, plan.GetPaddingBytes(0));
         NS_TEST_ASSERT_MSG_EQ(m_duplicates, 1U, "a duplicate");
         NS_TEST_ASSERT_MSG_EQ(m_sent.size(), 1U, "one message sent");
         NS_TEST_ASSERT_MSG_EQ(m_sent[0].header.GetType(), IslandSyncHeader::DONE, "a DONE");
@@ -353,7 +355,7 @@ class RoundExchangesTestCase : public TestCase
 
         // A chunk of a later round makes that round's receive side (it arrived early).
         chunk.SetRound(2);
-        exchanges.HandleMessage(chunk, padding);
+        exchanges.HandleMessage(chunk, plan.GetPaddingBytes(0));
         Ptr<IslandExchange> early = exchanges.Find(2);
         NS_TEST_ASSERT_MSG_NE(early, nullptr, "an exchange for round 2");
         NS_TEST_ASSERT_MSG_EQ(early->HasReceiveSide(), true, "its receive side");
@@ -364,7 +366,7 @@ class RoundExchangesTestCase : public TestCase
 
         // Rejected: a round out of range, a NACK that names another island.
         chunk.SetRound(rounds);
-        exchanges.HandleMessage(chunk, padding);
+        exchanges.HandleMessage(chunk, plan.GetPaddingBytes(0));
         NS_TEST_ASSERT_MSG_EQ(m_rejected, 1U, "a round out of range");
         IslandSyncHeader nack;
         nack.SetType(IslandSyncHeader::NACK);

@@ -56,3 +56,35 @@ TEST(PayloadFormat, WireSizeOfEachFormat)
                          GetEncodedBytes(PayloadFormat::FP32, 1024 * 1000),
                      (1 + 4.0 / 1024) / 4);
 }
+
+TEST(PayloadFormat, ValueCapacityInvertsTheWireSize)
+{
+    // Every encoding's size gives its value count back; GetChunkQuantum is what chunks carry
+    // whole.
+    for (PayloadFormat format : GetAllPayloadFormats())
+    {
+        for (uint64_t p : {uint64_t{0},
+                           uint64_t{1},
+                           uint64_t{1023},
+                           uint64_t{1024},
+                           uint64_t{1025},
+                           uint64_t{24414062},
+                           uint64_t{7000000000}})
+        {
+            EXPECT_EQ(GetValueCapacity(format, GetEncodedBytes(format, p)), p)
+                << PayloadFormatToString(format) << " " << p;
+        }
+    }
+    EXPECT_EQ(GetChunkQuantum(PayloadFormat::FP32), 1U);
+    EXPECT_EQ(GetChunkQuantum(PayloadFormat::BF16), 1U);
+    EXPECT_EQ(GetChunkQuantum(PayloadFormat::INT8), INT8_BLOCK_VALUES);
+    // Sizes that are no encoding: the capacity is the most values that fit.
+    EXPECT_EQ(GetValueCapacity(PayloadFormat::FP32, 1000001), 250000U);
+    EXPECT_EQ(GetValueCapacity(PayloadFormat::BF16, 1001), 500U);
+    // int8: 1 to 4 bytes after the whole blocks hold no value (a scale needs 4).
+    EXPECT_EQ(GetValueCapacity(PayloadFormat::INT8, 1028 + 4), 1024U);
+    EXPECT_EQ(GetValueCapacity(PayloadFormat::INT8, 1028 + 5), 1025U);
+    EXPECT_EQ(GetValueCapacity(PayloadFormat::INT8, 4), 0U);
+    // S = 1e8 in int8: 97276 whole blocks, then 272 bytes (a scale and 268 values).
+    EXPECT_EQ(GetValueCapacity(PayloadFormat::INT8, 100000000), 97276U * 1024 + 268);
+}

@@ -186,8 +186,8 @@ class TrainingRunValidateTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(validate(config), "", "4 x 250 = 1000 bytes fit");
         config.parameterCount = 1024;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              "parameterCount: 4 bytes x 1024 values exceed "
-                              "{modelBytes}=1000",
+                              "parameterCount: 1024 values take 4096 bytes in fp32, more "
+                              "than {modelBytes}=1000",
                               "too many parameters");
 
         // MTU 1500 = chunk + 20 (IPv4) + 8 (UDP) + 40 (IslandSyncHeader): 1432 fits, 1436 not.
@@ -201,7 +201,8 @@ class TrainingRunValidateTestCase : public TestCase
                               "chunk beyond the MTU");
         config.chunkBytes = 1001;
         NS_TEST_EXPECT_MSG_EQ(validate(config),
-                              "chunkBytes: must be a multiple of 4 (got 1001)",
+                              "chunkBytes: must be a multiple of 4 in fp32, whole fp32 "
+                              "values of 4 bytes (got 1001)",
                               "chunk not a multiple of 4");
 
         config = TinyConfig();

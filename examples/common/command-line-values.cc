@@ -232,24 +232,6 @@ CommandLineValues::RequireOneModelSize(const std::string& program,
 }
 
 void
-CommandLineValues::CheckSimulatedFormat(const std::string& program,
-                                        const std::string& option,
-                                        PayloadFormat format)
-{
-    // Temporary: the islands encode fp32 only. Remove this refusal once they encode every
-    // format (doc/schedule-model.rst, "Formats on the command line").
-    if (format == PayloadFormat::FP32)
-    {
-        return;
-    }
-    throw WanInputError(program,
-                        option,
-                        PayloadFormatToString(format) +
-                            " is not simulated yet; the schedule model (optimize, evaluate) "
-                            "takes it");
-}
-
-void
 CommandLineValues::RequireOneTopologySource(const std::string& program,
                                             const std::string& topologyFile,
                                             uint64_t syntheticIslands)

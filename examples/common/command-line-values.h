@@ -206,19 +206,6 @@ class CommandLineValues
                                     bool parametersGiven);
 
     /**
-     * @brief Refuse a format the packet simulation does not encode yet: every format but fp32.
-     * The one place of that refusal: simulate, run and the simulated points of sweep call it.
-     * @param program the program name, for the message
-     * @param option the option that gave the format
-     * @param format the format
-     * @throws WanInputError "NAME is not simulated yet; the schedule model (optimize,
-     *         evaluate) takes it" for any format but fp32
-     */
-    static void CheckSimulatedFormat(const std::string& program,
-                                     const std::string& option,
-                                     PayloadFormat format);
-
-    /**
      * @brief Check that exactly one topology source was given: a file or a synthetic topology.
      * @param program the program name, for the message
      * @param topologyFile the value of --topology (empty when not given)

@@ -91,7 +91,9 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
     {
         config.mode = CommandLineValues::ParseMode(program, "--mode", mode);
     }
-    config.modelBytes = static_cast<uint64_t>(ParseModelSize(program).bytes);
+    const ModelSizeOptions::Size size = ParseModelSize(program);
+    config.modelBytes = static_cast<uint64_t>(size.bytes);
+    config.format = size.format;
     config.rounds = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(program, "--rounds", rounds, 1, maxRounds));
     config.parameterCount =
@@ -131,9 +133,7 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
 ModelSizeOptions::Size
 TrainingOptions::ParseModelSize(const std::string& program) const
 {
-    const ModelSizeOptions::Size size = modelSize.Parse(program, true, modelBytesDefault);
-    CommandLineValues::CheckSimulatedFormat(program, "--format", size.format);
-    return size;
+    return modelSize.Parse(program, true, modelBytesDefault);
 }
 
 const CommandLineValues::FieldOptions&

@@ -69,11 +69,10 @@ class TrainingOptions
 
     /**
      * @brief Parse the model size: --modelBytes, or --modelParameters in --format, or
-     * modelBytesDefault when neither is given; a format the simulation does not encode yet is
-     * refused (CommandLineValues::CheckSimulatedFormat).
+     * modelBytesDefault when neither is given.
      * @param program the name that error messages start with
      * @return S (a whole number of bytes), the format and P
-     * @throws WanInputError for a bad value, both sizes, or a format not simulated yet
+     * @throws WanInputError for a bad value or both sizes
      */
     ModelSizeOptions::Size ParseModelSize(const std::string& program) const;
 

@@ -70,4 +70,30 @@ GetEncodedBytes(PayloadFormat format, uint64_t values)
     return 0;
 }
 
+uint64_t
+GetValueCapacity(PayloadFormat format, uint64_t bytes)
+{
+    switch (format)
+    {
+    case PayloadFormat::FP32:
+        return bytes / 4;
+    case PayloadFormat::BF16:
+        return bytes / 2;
+    case PayloadFormat::INT8: {
+        const uint64_t blockBytes = GetEncodedBytes(format, INT8_BLOCK_VALUES);
+        const uint64_t rest = bytes % blockBytes;
+        return bytes / blockBytes * INT8_BLOCK_VALUES +
+               (rest > INT8_SCALE_BYTES ? rest - INT8_SCALE_BYTES : 0);
+    }
+    }
+    NS_FATAL_ERROR("unknown payload format " << static_cast<int>(format));
+    return 0;
+}
+
+uint32_t
+GetChunkQuantum(PayloadFormat format)
+{
+    return format == PayloadFormat::INT8 ? INT8_BLOCK_VALUES : 1;
+}
+
 } // namespace ns3

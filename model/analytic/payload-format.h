@@ -65,6 +65,25 @@ std::vector<PayloadFormat> GetAllPayloadFormats();
  */
 uint64_t GetEncodedBytes(PayloadFormat format, uint64_t values);
 
+/**
+ * @ingroup wan-training
+ * @param format a format
+ * @param bytes a byte count
+ * @return the most values whose encoding (GetEncodedBytes) fits in that many bytes; the
+ *         bytes are exactly an encoding when GetEncodedBytes(format, result) == bytes (in
+ *         int8 not when 1 to 4 bytes remain after the whole blocks: a block needs its scale
+ *         and a value)
+ */
+uint64_t GetValueCapacity(PayloadFormat format, uint64_t bytes);
+
+/**
+ * @ingroup wan-training
+ * @param format a format
+ * @return the values a chunk's size is a whole multiple of: 1, or INT8_BLOCK_VALUES in int8
+ *         (chunks carry whole blocks)
+ */
+uint32_t GetChunkQuantum(PayloadFormat format);
+
 } // namespace ns3
 
 #endif /* PAYLOAD_FORMAT_H */

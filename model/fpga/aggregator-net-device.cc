@@ -451,7 +451,7 @@ bool
 AggregatorNetDevice::SameLayout(const Slot& slot, const Contribution& contribution)
 {
     const IslandSyncHeader& header = contribution.header;
-    return header.GetChunkCount() == slot.chunkCount &&
+    return header.GetFormat() == slot.format && header.GetChunkCount() == slot.chunkCount &&
            header.GetValueOffset() == slot.valueOffset &&
            header.GetValues().size() == slot.sums.size() &&
            contribution.paddingBytes == slot.paddingBytes;
@@ -684,6 +684,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         Slot& slot = chunk.slot;
         slot.expected = contribution.expected;
         slot.contributors = 0;
+        slot.format = header.GetFormat();
         slot.chunkCount = header.GetChunkCount();
         slot.valueOffset = header.GetValueOffset();
         slot.paddingBytes = contribution.paddingBytes;
@@ -790,6 +791,8 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, boo
     header.SetChunkCount(slot.chunkCount);
     header.SetContributors(slot.contributors);
     header.SetValueOffset(slot.valueOffset);
+    // The sum leaves encoded in the clique's format (SetValues quantizes in it).
+    header.SetFormat(slot.format);
     header.SetValues(std::move(values));
 
     Ptr<Packet> packet = Create<Packet>(slot.paddingBytes);

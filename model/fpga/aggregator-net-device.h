@@ -103,8 +103,10 @@ namespace ns3
  * and destination port `Port`; an IslandSyncHeader of type AGGREGATE with the job, round,
  * clique, chunk index, chunk count and value offset of the contributions, sender = the router's
  * city (the FPGA of that city), the union contributor bitmap (the contributor count is its
- * population count) and the float32 sums; then as many zero padding bytes as one contribution,
- * so the aggregate has exactly the wire size of one contribution. The island receives it on
+ * population count) and the sums, encoded in the slot's payload format (the contributions'
+ * PayloadFormat: whoever emits a sum encodes it in the clique's format); then as many zero
+ * padding bytes as one contribution, so the aggregate has exactly the wire size of one
+ * contribution. The island receives it on
  * its normal UDP socket.
  *
  * **Summation.** Each value is accumulated in 64-bit fixed point (FixedPointSum: 2^-32
@@ -126,7 +128,8 @@ namespace ns3
  *   also pass through instead of waiting for one that already went by). The device never
  *   applies backpressure and never drops: the island receives every contribution either
  *   inside exactly one aggregate or on its own;
- * - MISMATCH: a contribution whose layout differs from its slot's; it is removed from the
+ * - MISMATCH: a contribution whose layout (payload format, chunk count, value offset, value
+ *   count, padding) differs from its slot's; it is removed from the
  *   slot's expected bitmap so that the slot can still complete;
  * - OVERLAP: a partial aggregate (tree) some of whose contributors the open slot already holds:
  *   a sum cannot be split, so it goes on unsummed and the root sorts it out;
@@ -167,7 +170,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
         NO_EXPECTATION = 2, //!< DATA of a job, round, clique or sender without expectation
         CLOSED = 3,         //!< DATA for a chunk whose aggregate already left (or bypassed)
         NO_SLOT = 4,        //!< DATA that needed a new slot while every slot was in use
-        MISMATCH = 5,       //!< DATA whose layout differs from its slot's
+        MISMATCH = 5,       //!< DATA whose layout (format included) differs from its slot's
         OVERLAP = 6,        //!< a partial aggregate overlapping what its slot holds (tree)
         OVERFLOW = 7,       //!< a contribution the fixed-point sum cannot take (FixedPointSum)
     };
@@ -370,11 +373,12 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /** One slot of the FPGA's memory. */
     struct Slot
     {
-        uint64_t expected{0};      //!< contributors needed
-        uint64_t contributors{0};  //!< contributors summed
-        uint32_t chunkCount{0};    //!< layout: chunks of the stream
-        uint32_t valueOffset{0};   //!< layout: first value index
-        uint32_t paddingBytes{0};  //!< layout: padding after the header
+        uint64_t expected{0};                      //!< contributors needed
+        uint64_t contributors{0};                  //!< contributors summed
+        PayloadFormat format{PayloadFormat::FP32}; //!< layout: the values' format
+        uint32_t chunkCount{0};                    //!< layout: chunks of the stream
+        uint32_t valueOffset{0};                   //!< layout: first value index
+        uint32_t paddingBytes{0};                  //!< layout: padding after the header
         Ipv4Address destination;   //!< where the aggregate goes (the island, or the root)
         std::vector<int64_t> sums; //!< running sums, one per value (FixedPointSum)
         bool safe{true};           //!< whether every contribution summed is FixedPointSum::IsSafe

@@ -27,14 +27,35 @@ ExchangePlan::GetPayloadBytes(uint32_t chunk) const
 std::pair<uint32_t, uint32_t>
 ExchangePlan::GetValueSlice(uint32_t chunk) const
 {
-    uint64_t offset = uint64_t{chunk} * (chunkBytes / IslandSyncHeader::VALUE_BYTES);
+    const uint64_t offset = uint64_t{chunk} * chunkValues;
     if (offset >= parameterCount)
     {
         return {0, 0};
     }
-    uint64_t count = std::min<uint64_t>(parameterCount - offset,
-                                        GetPayloadBytes(chunk) / IslandSyncHeader::VALUE_BYTES);
+    const uint64_t values = chunk + 1 < chunkCount ? chunkValues : valueCount - offset;
+    const uint64_t count = std::min<uint64_t>(parameterCount - offset, values);
     return {static_cast<uint32_t>(offset), static_cast<uint32_t>(count)};
+}
+
+uint32_t
+ExchangePlan::GetPaddingBytes(uint32_t chunk) const
+{
+    return GetPayloadBytes(chunk) -
+           static_cast<uint32_t>(GetEncodedBytes(format, GetValueSlice(chunk).second));
+}
+
+bool
+ExchangePlan::HasChunkLayout(const IslandSyncHeader& header, uint32_t paddingBytes) const
+{
+    const uint32_t chunk = header.GetChunkIndex();
+    if (chunk >= chunkCount || header.GetChunkCount() != chunkCount || header.GetFormat() != format)
+    {
+        return false;
+    }
+    auto [offset, count] = GetValueSlice(chunk);
+    return header.GetValues().size() == count &&
+           (count == 0 || header.GetValueOffset() == offset) &&
+           paddingBytes == GetPaddingBytes(chunk);
 }
 
 uint32_t

@@ -9,6 +9,7 @@
 
 #include "clique-schedule.h"
 #include "link-load-model.h"
+#include "payload-format.h"
 
 #include "ns3/ipv4-address.h"
 
@@ -20,6 +21,8 @@
 namespace ns3
 {
 
+class IslandSyncHeader;
+
 /**
  * @ingroup wan-training
  * @brief What one island does in one schedule round: its clique, the algorithm the clique
@@ -28,9 +31,13 @@ namespace ns3
  * ExchangePlanner builds every plan once, before the simulation, from the topology, the
  * schedule and the configuration; a plan never changes afterwards except by an exclusion,
  * which makes a new plan for the remaining members (ExchangePlanner::MakeViewPlan). A clique
- * uses one chunking for all of its members. The model's byte layout is the parameterCount
- * float32 values followed by zero padding up to modelBytes; chunk c carries the slice of the
- * values given by GetValueSlice (see doc/wan-training.rst, "The island's exchange").
+ * uses one chunking for all of its members. A contribution is valueCount values encoded in the
+ * payload format, modelBytes = GetEncodedBytes(format, valueCount) on the wire: the
+ * parameterCount real values, then zeros (the padding, which the packets carry as the zero
+ * bytes that encode zeros in every format). Chunk c carries chunkValues values from value
+ * c x chunkValues (the last chunk the rest), a whole number of int8 blocks, so its payload is
+ * the encoding of those values and its real values are the slice GetValueSlice gives (see
+ * doc/wan-training.rst, "The island's exchange").
  */
 struct ExchangePlan
 {
@@ -41,9 +48,24 @@ struct ExchangePlan
     uint32_t GetPayloadBytes(uint32_t chunk) const;
     /**
      * @param chunk a chunk index
-     * @return the index of its first value and its number of values
+     * @return the index of its first real value and its number of real values (the values
+     *         of the parameter vector it carries; none for a chunk of padding only)
      */
     std::pair<uint32_t, uint32_t> GetValueSlice(uint32_t chunk) const;
+    /**
+     * @param chunk a chunk index
+     * @return the bytes of its payload after the values GetValueSlice names: the encoded zeros
+     *         of the padding
+     */
+    uint32_t GetPaddingBytes(uint32_t chunk) const;
+    /**
+     * @param header a DATA or AGGREGATE header of this plan's clique
+     * @param paddingBytes the payload bytes after it
+     * @return whether it is laid out as this plan's chunk of its index: a chunk index below
+     *         chunkCount, the chunk count, the format, the value offset (when it carries
+     *         values), the value count and the padding
+     */
+    bool HasChunkLayout(const IslandSyncHeader& header, uint32_t paddingBytes) const;
     /**
      * @param chunk a chunk index
      * @return the bytes of the chunk's packet on a point-to-point link (PPP, IPv4, UDP and
@@ -64,12 +86,15 @@ struct ExchangePlan
     uint32_t GetSegmentOfChunk(uint32_t chunk) const;
 
     CapabilityMode mode{CapabilityMode::UNICAST}; //!< the clique's exchange algorithm
+    PayloadFormat format{PayloadFormat::FP32};    //!< the encoding of the values on the wire
     uint64_t modelBytes{0};                       //!< wire size of a contribution
-    uint32_t parameterCount{0};                   //!< float32 values carried in the chunks
+    uint64_t valueCount{0};                       //!< values modelBytes encodes (with padding)
+    uint32_t parameterCount{0};                   //!< real values carried in the chunks
     uint32_t island{0};                           //!< the island the plan is for
     uint32_t clique{CliqueSchedule::IDLE};        //!< clique index, IDLE when idle
     std::vector<uint32_t> members;                //!< clique members (empty when idle)
-    uint32_t chunkBytes{0};                       //!< model bytes per chunk
+    uint32_t chunkValues{0};                      //!< values per chunk (the last: the rest)
+    uint32_t chunkBytes{0};                       //!< model bytes per chunk: their encoding
     uint32_t chunkCount{0};                       //!< chunks per contribution
     std::map<uint32_t, double> sendRateBps;       //!< destination -> pacing rate
     std::map<uint32_t, double> recvRateBps;       //!< source -> its pacing rate toward us

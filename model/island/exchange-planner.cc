@@ -30,13 +30,21 @@ constexpr uint32_t CHUNK_OVERHEAD_BYTES =
     SyncProtocol::IP_UDP_HEADER_BYTES + IslandSyncHeader::FIXED_SIZE;
 
 /**
- * @param bytes a byte count
- * @return the largest multiple of 4 (a float32 value) not above it
+ * @param format a payload format
+ * @return "4 bytes a value (fp32)", "2 bytes a value (bf16)" or "blocks of 1024 values and
+ *         their 4-byte scale, 1028 bytes each (int8)"
  */
-uint64_t
-FloorToValues(uint64_t bytes)
+std::string
+DescribeUnit(PayloadFormat format)
 {
-    return bytes / IslandSyncHeader::VALUE_BYTES * IslandSyncHeader::VALUE_BYTES;
+    const std::string name = PayloadFormatToString(format);
+    if (format == PayloadFormat::INT8)
+    {
+        return "whole " + name + " blocks of " + std::to_string(INT8_BLOCK_VALUES) +
+               " values and their " + std::to_string(INT8_SCALE_BYTES) + "-byte scale, " +
+               std::to_string(GetEncodedBytes(format, INT8_BLOCK_VALUES)) + " bytes each";
+    }
+    return "whole " + name + " values of " + std::to_string(GetEncodedBytes(format, 1)) + " bytes";
 }
 
 } // namespace
@@ -47,21 +55,39 @@ ExchangePlanner::ExchangePlanner(const WanTopology& topology,
     : m_topology(topology),
       m_schedule(schedule),
       m_config(config),
-      m_loadModel(topology)
+      m_loadModel(topology),
+      m_valueCount(GetValueCapacity(config.format, config.modelBytes))
 {
-    if (config.chunkBytes % IslandSyncHeader::VALUE_BYTES != 0)
+    const PayloadFormat format = config.format;
+    const std::string name = PayloadFormatToString(format);
+    const uint64_t quantumBytes = GetEncodedBytes(format, GetChunkQuantum(format));
+    if (config.chunkBytes % quantumBytes != 0)
     {
         throw WanConfigError("chunkBytes",
-                             "must be a multiple of 4 (got " + std::to_string(config.chunkBytes) +
-                                 ")");
+                             "must be a multiple of " + std::to_string(quantumBytes) + " in " +
+                                 name + ", " + DescribeUnit(format) + " (got " +
+                                 std::to_string(config.chunkBytes) + ")");
     }
-    if (config.parameterCount < 1 ||
-        uint64_t{IslandSyncHeader::VALUE_BYTES} * config.parameterCount > config.modelBytes)
+    if (GetEncodedBytes(format, m_valueCount) != config.modelBytes)
+    {
+        const uint64_t below = GetEncodedBytes(format, m_valueCount);
+        const uint64_t above = GetEncodedBytes(format, m_valueCount + 1);
+        throw WanConfigError("modelBytes",
+                             std::to_string(config.modelBytes) + " bytes are no " + name +
+                                 " contribution (" + DescribeUnit(format) +
+                                 (format == PayloadFormat::INT8
+                                      ? ", a last partial block its scale and a value"
+                                      : "") +
+                                 "): the nearest are " + std::to_string(below) + " and " +
+                                 std::to_string(above) + " bytes");
+    }
+    if (config.parameterCount < 1 || config.parameterCount > m_valueCount)
     {
         throw WanConfigError("parameterCount",
-                             "4 bytes x " + std::to_string(config.parameterCount) +
-                                 " values do not fit a model of " +
-                                 std::to_string(config.modelBytes) + " bytes");
+                             std::to_string(config.parameterCount) + " values take " +
+                                 std::to_string(GetEncodedBytes(format, config.parameterCount)) +
+                                 " bytes in " + name +
+                                 ", more than {modelBytes}=" + std::to_string(config.modelBytes));
     }
 }
 
@@ -112,7 +138,9 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
 {
     ExchangePlan plan;
     plan.mode = m_config.mode;
+    plan.format = m_config.format;
     plan.modelBytes = m_config.modelBytes;
+    plan.valueCount = m_valueCount;
     plan.parameterCount = m_config.parameterCount;
     plan.island = island;
     plan.clique = m_schedule.GetCliqueOf(scheduleRound, island);
@@ -138,46 +166,66 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
             }
         }
     }
-    const uint32_t fit = static_cast<uint32_t>(FloorToValues(pathMtu - CHUNK_OVERHEAD_BYTES));
-    if (m_config.chunkBytes > fit)
+    const PayloadFormat format = m_config.format;
+    const uint32_t quantum = GetChunkQuantum(format);
+    const uint32_t fit = IslandSyncHeader::GetMaxValues(pathMtu - CHUNK_OVERHEAD_BYTES, format);
+    const uint64_t fitBytes = GetEncodedBytes(format, fit);
+    if (m_config.chunkBytes > fitBytes || (m_config.chunkBytes == 0 && fit == 0))
     {
         // Name the first pair of members whose path is too small.
+        const uint64_t wanted =
+            m_config.chunkBytes > 0 ? m_config.chunkBytes : GetEncodedBytes(format, quantum);
         for (uint32_t a : plan.members)
         {
             for (uint32_t b : plan.members)
             {
-                if (a != b && uint64_t{m_config.chunkBytes} + CHUNK_OVERHEAD_BYTES >
-                                  m_topology.GetPathMtuBytes(a, b))
+                if (a != b && wanted + CHUNK_OVERHEAD_BYTES > m_topology.GetPathMtuBytes(a, b))
                 {
+                    const std::string path = std::to_string(m_topology.GetPathMtuBytes(a, b)) +
+                                             " of " + m_topology.GetCity(a).id + "->" +
+                                             m_topology.GetCity(b).id;
+                    if (m_config.chunkBytes == 0)
+                    {
+                        throw WanConfigError("format",
+                                             "a chunk of one " + PayloadFormatToString(format) +
+                                                 " block (" + std::to_string(wanted) +
+                                                 " bytes) + " +
+                                                 std::to_string(CHUNK_OVERHEAD_BYTES) +
+                                                 " header bytes exceeds the path MTU " + path);
+                    }
                     throw WanConfigError("chunkBytes",
                                          std::to_string(m_config.chunkBytes) + " bytes + " +
                                              std::to_string(CHUNK_OVERHEAD_BYTES) +
-                                             " header bytes exceed the path MTU " +
-                                             std::to_string(m_topology.GetPathMtuBytes(a, b)) +
-                                             " of " + m_topology.GetCity(a).id + "->" +
-                                             m_topology.GetCity(b).id);
+                                             " header bytes exceed the path MTU " + path);
                 }
             }
         }
     }
-    plan.chunkBytes = m_config.chunkBytes > 0 ? m_config.chunkBytes : fit;
+    uint64_t chunkValues =
+        m_config.chunkBytes > 0 ? GetValueCapacity(format, m_config.chunkBytes) : fit;
     const uint32_t k = plan.members.size();
-    if (ring && m_config.chunkBytes == 0 &&
-        (modelBytes + plan.chunkBytes - 1) / plan.chunkBytes < k)
+    const uint64_t values = m_valueCount;
+    if (ring && m_config.chunkBytes == 0 && (values + chunkValues - 1) / chunkValues < k)
     {
         // Every member's segment needs at least one chunk: smaller chunks.
-        plan.chunkBytes = static_cast<uint32_t>(FloorToValues(modelBytes / k));
-        if (plan.chunkBytes == 0)
+        chunkValues = values / k / quantum * quantum;
+        if (chunkValues == 0)
         {
+            const uint64_t least = GetEncodedBytes(format, uint64_t{quantum} * k);
             throw WanConfigError("modelBytes",
                                  std::to_string(modelBytes) + " bytes are too few for " +
                                      DescribeRing(scheduleRound, plan.members) +
-                                     ": each member's segment needs a chunk of at least 4 "
-                                     "bytes, so ring mode needs at least " +
-                                     std::to_string(IslandSyncHeader::VALUE_BYTES * k) + " bytes");
+                                     ": each member's segment needs a chunk of at least " +
+                                     (quantum > 1 ? "one block" : "one value") + " (" +
+                                     DescribeUnit(format) + "), so ring mode needs at least " +
+                                     std::to_string(least) + " bytes");
         }
     }
-    const uint64_t count = (modelBytes + plan.chunkBytes - 1) / plan.chunkBytes;
+    plan.format = format;
+    plan.valueCount = values;
+    plan.chunkValues = static_cast<uint32_t>(chunkValues);
+    plan.chunkBytes = static_cast<uint32_t>(GetEncodedBytes(format, chunkValues));
+    const uint64_t count = (values + chunkValues - 1) / chunkValues;
     if (count > std::numeric_limits<uint32_t>::max())
     {
         throw WanConfigError(
@@ -189,13 +237,14 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
     }
     if (ring && count < k)
     {
-        throw WanConfigError("chunkBytes",
-                             std::to_string(m_config.chunkBytes) +
-                                 " cuts {modelBytes}=" + std::to_string(modelBytes) + " into " +
-                                 std::to_string(count) + " chunks, fewer than the members of " +
-                                 DescribeRing(scheduleRound, plan.members) +
-                                 " (each member's segment needs a chunk); use at most " +
-                                 std::to_string(FloorToValues(modelBytes / k)) + " bytes, or 0");
+        throw WanConfigError(
+            "chunkBytes",
+            std::to_string(m_config.chunkBytes) + " cuts {modelBytes}=" +
+                std::to_string(modelBytes) + " into " + std::to_string(count) +
+                " chunks, fewer than the members of " + DescribeRing(scheduleRound, plan.members) +
+                " (each member's segment needs a chunk); use at most " +
+                std::to_string(GetEncodedBytes(format, values / k / quantum * quantum)) +
+                " bytes, or 0");
     }
     plan.chunkCount = static_cast<uint32_t>(count);
 

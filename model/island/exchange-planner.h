@@ -27,13 +27,16 @@ class WanTopology;
  *
  * The island (TrainingIslandApplication) plans its rounds with it when it starts, and
  * TrainingRun validates a configuration by planning every island and round with it, so that a
- * configuration the islands cannot run is rejected before anything runs. Chunking: ChunkBytes
- * model bytes per chunk, or (0) the largest multiple of 4 that fills the smallest path MTU
- * between two members of the clique minus the IPv4, UDP and IslandSyncHeader headers; a ring
- * of k members needs at least k chunks (with ChunkBytes 0 the chunks are made smaller). Rates
- * are the bottleneck shares of the round's loads (LinkLoadModel) for the clique's mode, or
- * StreamRate when set. A configuration that cannot be planned throws WanConfigError with the
- * field `mode`, `modelBytes`, `chunkBytes` or `parameterCount` and the reason.
+ * configuration the islands cannot run is rejected before anything runs. A contribution is
+ * the values ModelBytes encodes in the Format (GetValueCapacity; ModelBytes must be exactly
+ * such an encoding), the ParameterCount real values first. Chunking: ChunkBytes model bytes
+ * per chunk (a whole number of values, in int8 of blocks), or (0) the most values, in int8
+ * whole blocks, whose encoding fills the smallest path MTU between two members of the clique
+ * minus the IPv4, UDP and IslandSyncHeader headers; a ring of k members needs at least k
+ * chunks (with ChunkBytes 0 the chunks are made smaller). Rates are the bottleneck shares of
+ * the round's loads (LinkLoadModel) for the clique's mode, or StreamRate when set. A
+ * configuration that cannot be planned throws WanConfigError with the field `mode`,
+ * `format`, `modelBytes`, `chunkBytes` or `parameterCount` and the reason.
  */
 class ExchangePlanner
 {
@@ -42,6 +45,7 @@ class ExchangePlanner
     struct Config
     {
         CapabilityMode mode{CapabilityMode::UNICAST}; //!< every clique's algorithm (Mode)
+        PayloadFormat format{PayloadFormat::FP32};    //!< Format of the values on the wire
         uint64_t modelBytes{100000000};               //!< ModelBytes
         uint32_t chunkBytes{0};                       //!< ChunkBytes (0: fill the path MTU)
         uint32_t parameterCount{1024};                //!< ParameterCount
@@ -53,9 +57,9 @@ class ExchangePlanner
      * @param topology the topology (must outlive the planner)
      * @param schedule the schedule over the topology's islands (must outlive the planner)
      * @param config the configuration
-     * @throws WanConfigError for a ChunkBytes that is
-     *         not a multiple of 4 (`chunkBytes`), more values than ModelBytes holds
-     *         (`parameterCount`)
+     * @throws WanConfigError for a ChunkBytes that is no whole number of values (in int8 of
+     *         blocks) in the format (`chunkBytes`), a ModelBytes that is no encoding in the
+     *         format (`modelBytes`), more values than ModelBytes holds (`parameterCount`)
      */
     ExchangePlanner(const WanTopology& topology,
                     const CliqueSchedule& schedule,
@@ -66,6 +70,7 @@ class ExchangePlanner
      * @param island an island
      * @return the island's plan of that round (multicast group not set: the caller gives it)
      * @throws WanConfigError for a ChunkBytes over the path MTU of the clique (`chunkBytes`),
+     *         a path MTU below one int8 block's chunk (`format`),
      *         a ModelBytes that needs more than 2^32 chunks or is too small for a ring
      *         (`modelBytes`), a ring cut into fewer chunks than members (`chunkBytes`)
      */
@@ -132,6 +137,7 @@ class ExchangePlanner
     Config m_config;                                              //!< the configuration
     LinkLoadModel m_loadModel;                                    //!< loads, trees, ring orders
     mutable std::map<uint32_t, std::vector<double>> m_roundLoads; //!< loads by schedule round
+    uint64_t m_valueCount;                                        //!< values ModelBytes holds
 };
 
 } // namespace ns3

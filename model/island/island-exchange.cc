@@ -428,6 +428,10 @@ IslandExchange::MakeHeader(const ExchangePlan& plan, IslandSyncHeader::Type type
     header.SetEpoch(plan.epoch);
     header.SetSender(static_cast<uint16_t>(m_ctx.island));
     header.SetChunkCount(plan.chunkCount);
+    if (type == IslandSyncHeader::DATA || type == IslandSyncHeader::AGGREGATE)
+    {
+        header.SetFormat(plan.format);
+    }
     return header;
 }
 
@@ -440,9 +444,8 @@ IslandExchange::SendChunk(const SendStream& stream, uint32_t chunk, bool resent)
     header.SetChunkIndex(chunk);
     header.SetValueOffset(offset);
     FillChunk(plan, stream.m_step, m_tx->values, GetSums(), offset, count, header);
-    uint32_t payload = plan.GetPayloadBytes(chunk);
-    m_ctx.send(header, payload - IslandSyncHeader::VALUE_BYTES * count, stream.m_destination);
-    m_ctx.chunkSent(stream.m_destination, header, payload, resent);
+    m_ctx.send(header, plan.GetPaddingBytes(chunk), stream.m_destination);
+    m_ctx.chunkSent(stream.m_destination, header, plan.GetPayloadBytes(chunk), resent);
 }
 
 void

@@ -7,6 +7,7 @@
 #include "ring-exchange.h"
 
 #include "clique-membership.h"
+#include "payload-codec.h"
 
 #include "ns3/log.h"
 
@@ -20,6 +21,22 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("WanTrainingRingExchange");
 
 NS_OBJECT_ENSURE_REGISTERED(RingExchange);
+
+namespace
+{
+
+/**
+ * @param partial a decoded partial sum
+ * @param own our decoded value
+ * @return their sum, added in double and rounded to float (what a step sends)
+ */
+float
+AddDecoded(float partial, float own)
+{
+    return static_cast<float>(static_cast<double>(partial) + static_cast<double>(own));
+}
+
+} // namespace
 
 TypeId
 RingExchange::GetTypeId()
@@ -157,10 +174,8 @@ RingExchange::CheckChunk(const ExchangePlan& plan,
     {
         return NO_STEP;
     }
-    auto [offset, count] = plan.GetValueSlice(chunk);
     if ((header.GetType() == IslandSyncHeader::DATA) != (step == 0) ||
-        header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
-        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != plan.GetPayloadBytes(chunk))
+        !plan.HasChunkLayout(header, paddingBytes))
     {
         return NO_STEP;
     }
@@ -199,9 +214,9 @@ RingExchange::GetValues(const ExchangePlan& plan,
         }
         else if (step < k)
         {
-            // The predecessor's partial sum plus our own values, added in float32 (at step
-            // k-1, the full sum of our segment).
-            values[v] = static_cast<float>(sums.partial[i] + snapshot[i]);
+            // The predecessor's partial sum plus our own values, added in double (at step
+            // k-1, the full sum of our segment); the header encodes it in the format.
+            values[v] = AddDecoded(sums.partial[i], snapshot[i]);
         }
         else
         {
@@ -271,16 +286,21 @@ RingExchange::Average(const ExchangePlan& plan,
                       std::vector<float>& parameters) const
 {
     // The full sum of every segment: ours is the predecessor's last reduce-scatter partial
-    // plus our values (as sent in step k-1), the others arrived in the all-gather.
+    // plus our values (as sent in step k-1, and decoded as its receivers decode it), the
+    // others arrived in the all-gather (decoded already: quantizing them changes nothing).
     const double k = static_cast<double>(plan.members.size());
     const uint32_t own = (plan.ringPosition + 1) % plan.ring.size();
-    const uint32_t valuesPerChunk = plan.chunkBytes / IslandSyncHeader::VALUE_BYTES;
+    std::vector<float> totals(plan.parameterCount);
     for (uint32_t v = 0; v < plan.parameterCount; ++v)
     {
-        float total = plan.GetSegmentOfChunk(v / valuesPerChunk) == own
-                          ? static_cast<float>(sums->partial[v] + parameters[v])
-                          : sums->reduced[v];
-        parameters[v] = static_cast<float>(total / k);
+        totals[v] = plan.GetSegmentOfChunk(v / plan.chunkValues) == own
+                        ? AddDecoded(sums->partial[v], parameters[v])
+                        : sums->reduced[v];
+    }
+    PayloadCodec::Quantize(plan.format, totals);
+    for (uint32_t v = 0; v < plan.parameterCount; ++v)
+    {
+        parameters[v] = static_cast<float>(totals[v] / k);
     }
 }
 

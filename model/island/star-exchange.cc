@@ -213,10 +213,8 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
         m_ctx.rejected();
         return;
     }
-    auto [offset, count] = plan.GetValueSlice(chunk);
     uint32_t payload = plan.GetPayloadBytes(chunk);
-    if (header.GetValues().size() != count || (count > 0 && header.GetValueOffset() != offset) ||
-        IslandSyncHeader::VALUE_BYTES * count + paddingBytes != payload)
+    if (!plan.HasChunkLayout(header, paddingBytes))
     {
         m_ctx.rejected();
         return;
@@ -264,7 +262,8 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
     }
 
     const std::vector<float>& values = header.GetValues();
-    for (uint32_t v = 0; v < count; ++v)
+    const uint32_t offset = header.GetValueOffset();
+    for (uint32_t v = 0; v < values.size(); ++v)
     {
         m_sum[offset + v] += values[v];
     }

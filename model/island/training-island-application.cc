@@ -10,6 +10,7 @@
 #include "exchange-planner.h"
 #include "island-timing.h"
 #include "local-compute.h"
+#include "payload-codec.h"
 #include "round-exchanges.h"
 #include "wan-config-error.h"
 
@@ -65,15 +66,30 @@ TrainingIslandApplication::GetTypeId()
                           UintegerValue(100000000),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_modelBytes),
                           MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("Format",
+                          "How the values travel on the wire (doc/wan-training.rst, \"Payload "
+                          "formats\"): fp32, bf16 (rounded to nearest even) or int8 (blocks "
+                          "of 1024 values with a float32 scale each). ModelBytes must be an "
+                          "encoding in it; every member averages the decoded values.",
+                          EnumValue(static_cast<int>(PayloadFormat::FP32)),
+                          MakeEnumAccessor(&TrainingIslandApplication::SetFormatValue,
+                                           &TrainingIslandApplication::GetFormatValue),
+                          MakeEnumChecker(static_cast<int>(PayloadFormat::FP32),
+                                          "fp32",
+                                          static_cast<int>(PayloadFormat::BF16),
+                                          "bf16",
+                                          static_cast<int>(PayloadFormat::INT8),
+                                          "int8"))
             .AddAttribute("ChunkBytes",
-                          "Model bytes per chunk packet, a multiple of 4; 0 fills the smallest "
-                          "path MTU inside the clique (minus IPv4, UDP and IslandSyncHeader).",
+                          "Model bytes per chunk packet, a whole number of values in the Format "
+                          "(int8: of 1028-byte blocks); 0 fills the smallest path MTU inside "
+                          "the clique (minus IPv4, UDP and IslandSyncHeader).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_chunkBytesAttr),
                           MakeUintegerChecker<uint32_t>())
             .AddAttribute("ParameterCount",
-                          "The length of the real parameter vector (float32 values carried "
-                          "in the first chunks; 4 x ParameterCount must not exceed ModelBytes).",
+                          "The length of the real parameter vector (the first values of the "
+                          "contribution; their encoding in the Format must fit ModelBytes).",
                           UintegerValue(1024),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_parameterCount),
                           MakeUintegerChecker<uint32_t>(1))
@@ -338,6 +354,24 @@ TrainingIslandApplication::GetModeValue() const
     return static_cast<int>(m_mode);
 }
 
+PayloadFormat
+TrainingIslandApplication::GetFormat() const
+{
+    return m_format;
+}
+
+void
+TrainingIslandApplication::SetFormatValue(int format)
+{
+    m_format = static_cast<PayloadFormat>(format);
+}
+
+int
+TrainingIslandApplication::GetFormatValue() const
+{
+    return static_cast<int>(m_format);
+}
+
 uint64_t
 TrainingIslandApplication::GetChunksSent() const
 {
@@ -415,6 +449,7 @@ TrainingIslandApplication::BuildPlans()
     const std::string& id = m_topology->GetCity(m_island).id;
     ExchangePlanner::Config config;
     config.mode = m_mode;
+    config.format = m_format;
     config.modelBytes = m_modelBytes;
     config.chunkBytes = m_chunkBytesAttr;
     config.parameterCount = m_parameterCount;
@@ -763,10 +798,13 @@ TrainingIslandApplication::BeginExchange()
         return;
     }
     Ptr<IslandExchange> exchange = m_exchanges->Get(m_round);
-    exchange->Begin(GetSnapshot());
+    // What the island contributes and averages is its snapshot as the format decodes it.
+    m_contribution = GetSnapshot();
+    PayloadCodec::Quantize(m_format, m_contribution);
+    exchange->Begin(m_contribution);
     // Every member the exchange waits for is asked, and excluded when it never answers.
     m_membership->StartReadyTimer(m_round, exchange->RearmsReadyTimer());
-    exchange->Contribute(GetSnapshot());
+    exchange->Contribute(m_contribution);
     m_exchanging = true;
     CheckExchangeComplete();
 }
@@ -796,6 +834,8 @@ TrainingIslandApplication::FinishRound()
     {
         m_lastContributors = plan.GetMemberBits();
         NS_ASSERT(exchange && exchange->HasReceiveSide());
+        // The average is of decoded contributions, ours included.
+        mixed = m_contribution;
         exchange->Finish(mixed);
     }
     if (m_overlap)

@@ -128,6 +128,8 @@ class TrainingIslandApplication : public Application
     uint64_t GetModelBytes() const;
     /** @return the capability mode */
     CapabilityMode GetMode() const;
+    /** @return the Format attribute: how the values travel on the wire */
+    PayloadFormat GetFormat() const;
     /**
      * @brief What the island does in a round: its clique and the clique's algorithm, the
      * chunking (ExchangePlan::chunkBytes, chunkCount), the pacing rates toward and from each
@@ -306,6 +308,13 @@ class TrainingIslandApplication : public Application
     void SetModeValue(int mode);
     /** @return the mode as an int (Mode attribute getter) */
     int GetModeValue() const;
+    /**
+     * @brief Format attribute setter (EnumValue holds an int).
+     * @param format the format as an int
+     */
+    void SetFormatValue(int format);
+    /** @return the format as an int (Format attribute getter) */
+    int GetFormatValue() const;
 
     /** Validate the configuration and build the plans; aborts with a message when invalid. */
     void BuildPlans();
@@ -428,13 +437,15 @@ class TrainingIslandApplication : public Application
     double m_heterogeneity{1.0};                    //!< objective heterogeneity
     uint64_t m_objectiveSeed{1};                    //!< objective seed
     CapabilityMode m_mode{CapabilityMode::UNICAST}; //!< capability mode
+    PayloadFormat m_format{PayloadFormat::FP32};    //!< how the values travel on the wire
     DataRate m_streamRate;                          //!< pacing override (0 = bottleneck share)
     Time m_nackTimeout;                             //!< stall timeout
     bool m_cliqueBarrier{true};                     //!< wait for READY before streaming to a member
     uint32_t m_maxRepairAttempts{50};               //!< attempts without progress before giving up
     Time m_aggregationTimeout{MilliSeconds(500)};   //!< the FPGAs' Timeout (NACK patience)
-    uint32_t m_crashRound{NEVER}; //!< the round the island leaves at (NEVER: it does not)
-    bool m_overlap{false};        //!< whether compute overlaps the exchange
+    uint32_t m_crashRound{NEVER};      //!< the round the island leaves at (NEVER: it does not)
+    bool m_overlap{false};             //!< whether compute overlaps the exchange
+    std::vector<float> m_contribution; //!< the snapshot of m_round as the format decodes it
 
     // Scenario.
     uint32_t m_island{0};                             //!< this island

@@ -8,6 +8,7 @@
 
 #include "clique-membership.h"
 #include "island-timing.h"
+#include "payload-codec.h"
 #include "wan-topology.h"
 
 #include "ns3/log.h"
@@ -353,10 +354,14 @@ TreeExchange::Average(const ExchangePlan& plan,
                       const RingValues* /* sums */,
                       std::vector<float>& parameters) const
 {
+    // The totals as the root sends them (rounded to float, encoded and decoded): the root's
+    // own sums, or (other members) the root's decoded totals, which this leaves as they are.
     const double k = static_cast<double>(plan.members.size());
+    std::vector<float> totals(sum.begin(), sum.begin() + plan.parameterCount);
+    PayloadCodec::Quantize(plan.format, totals);
     for (uint32_t v = 0; v < plan.parameterCount; ++v)
     {
-        parameters[v] = static_cast<float>(static_cast<double>(static_cast<float>(sum[v])) / k);
+        parameters[v] = static_cast<float>(totals[v] / k);
     }
 }
 
