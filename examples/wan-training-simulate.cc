@@ -40,7 +40,8 @@
  * exhaustion with a small --fpgaSlots, and the --timeLimit guard.
  *
  * Usage: wan-training-simulate --topology=FILE [--schedule=FILE | --scheduleKind=KIND]
- *          [--mode=unicast|multicast|aggregation|both|ring|tree] [--modelBytes=N] [--rounds=N]
+ *          [--mode=unicast|multicast|aggregation|both|ring|tree] [--modelBytes=N]
+ *          [--modelParameters=P] [--format=fp32|bf16|int8] [--overlap] [--rounds=N]
  *          [--seed=N] [--loss=P] [--out=FILE.json] [--pcap=DIR] ...   (--help lists every knob)
  * Exit status: 0 every round completed (by every island that did not crash) and verified, 1
  * input error, 2 an average or a clique's contributors failed verification, 3 every completed

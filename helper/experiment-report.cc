@@ -193,15 +193,18 @@ ExperimentReport::DescribeBinding(const TrainingExperiment::Result& result) cons
     table << "\nXi/colo: the schedule model's drift consensus distance Xi of the schedule over "
              "colocated "
              "training's.\n"
-             "round pred/sim, diff: mean round time (tau_c + T_comm) predicted by the schedule "
-             "model and "
-             "simulated; comm: the same for the communication part.\n"
+             "round pred/sim, diff: mean round time, round end to round end (tau_c + T_comm; "
+             "with overlap max(tau_c, T_comm) after a first round of tau_c + T_comm), "
+             "predicted by the schedule model and simulated; comm: the same for the "
+             "communication part.\n"
              "t_target: simulated time until F(average model) - F* reaches the target; final "
              "loss: the same at the end.\n"
              "island loss: mean over islands of F(x_i) - F* at the end (each island's own model); "
              "consensus: mean squared\n"
              "distance of the islands' models to their average at the end; gap: t_target over "
-             "colocated's.\n";
+             "colocated's.\n"
+             "fmt error: the payload format's error, max |err| / max |avg| of the islands' "
+             "averages against the exact average of their fp32 parameters (fp32: rounding).\n";
     return table.str();
 }
 
@@ -213,9 +216,18 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
     const double xiColocated = result.xiColocatedS;
     std::ostringstream table;
     table << m_config.name << ": topology '" << m_topology.GetName() << "' ("
-          << m_topology.GetNCities() << " islands), S = " << config.modelBytes
-          << " bytes, tau_c = " << Format(computeS) << " s (" << config.localSteps << " x "
-          << Format(config.stepTime.GetSeconds() * 1e3) << " ms), " << config.rounds
+          << m_topology.GetNCities() << " islands), S = " << config.modelBytes << " bytes";
+    if (config.format != PayloadFormat::FP32 || m_config.modelParameters > 0)
+    {
+        table << " (" << PayloadFormatToString(config.format)
+              << (m_config.modelParameters > 0
+                      ? ", " + std::to_string(m_config.modelParameters) + " parameters"
+                      : std::string())
+              << ")";
+    }
+    table << ", tau_c = " << Format(computeS) << " s (" << config.localSteps << " x "
+          << Format(config.stepTime.GetSeconds() * 1e3) << " ms)"
+          << (config.overlap ? " overlapped with the exchange" : "") << ", " << config.rounds
           << " rounds, seed " << config.seed << ", WAN loss " << config.wanLossRate << "\n";
     table << "colocated: Xi_colo " << Format(xiColocated) << " s; loss "
           << Format(result.initialLoss) << " -> target " << Format(result.targetLoss) << " ("
@@ -232,14 +244,15 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
           << std::setw(8) << "Xi/colo" << std::setw(11) << "round pred" << std::setw(10)
           << "round sim" << std::setw(8) << "diff" << std::setw(10) << "comm pred" << std::setw(10)
           << "comm sim" << std::setw(11) << "t_target" << std::setw(11) << "final loss"
-          << std::setw(12) << "island loss" << std::setw(11) << "consensus" << std::setw(9) << "gap"
+          << std::setw(12) << "island loss" << std::setw(11) << "consensus" << std::setw(10)
+          << "fmt error" << std::setw(9) << "gap"
           << "\n";
     nlohmann::json summaryJson = nlohmann::json::array();
     std::ostringstream csv;
     csv << "mode,schedule,origin,period,xi_s,xi_over_colocated,predicted_round_s,"
            "simulated_round_s,round_difference,predicted_comm_s,simulated_comm_s,"
            "time_to_target_s,colocated_time_to_target_s,gap_to_colocated,final_loss,"
-           "final_island_loss,final_consensus,verified,flag\n";
+           "final_island_loss,final_consensus,format_error_rel,verified,flag\n";
     result.notes = result.simulationFailures;
     result.allPassed = true;
     result.summaries.assign(result.modes.size(), TrainingExperiment::ModeSummary());
@@ -257,7 +270,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
             table << std::left << std::setw(12) << name << std::setw(22) << schedule
                   << "FAILED: " << o.failure << "\n";
             csv << name << "," << schedule << "," << o.origin << "," << o.schedule.GetNRounds()
-                << "," << o.evaluation.xiS << ",,,,,,,,,,,,,false,FAILED\n";
+                << "," << o.evaluation.xiS << ",,,,,,,,,,,,,,false,FAILED\n";
             summaryJson.push_back({{"mode", name}, {"verified", false}, {"flag", "FAILED"}});
             continue;
         }
@@ -315,7 +328,8 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
               << std::setw(10) << Format(s.simulatedCommS) << std::setw(11)
               << (s.timeToTargetS >= 0 ? Format(s.timeToTargetS) : "-") << std::setw(11)
               << Format(o.loss.back().second) << std::setw(12) << Format(o.finalIslandLoss)
-              << std::setw(11) << Format(o.consensus.back().second) << std::setw(9)
+              << std::setw(11) << Format(o.consensus.back().second) << std::setw(10)
+              << Format(o.formatErrorRel, 3) << std::setw(9)
               << (gap > 0 ? "x" + Format(gap, 3) : "-") << (flag.empty() ? "" : "  " + flag)
               << "\n";
         csv << name << "," << schedule << "," << o.origin << "," << o.schedule.GetNRounds() << ","
@@ -324,8 +338,8 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
             << s.simulatedCommS << "," << (s.timeToTargetS >= 0 ? Format(s.timeToTargetS, 9) : "")
             << "," << (result.colocatedTargetS >= 0 ? Format(result.colocatedTargetS, 9) : "")
             << "," << (gap > 0 ? Format(gap, 9) : "") << "," << o.loss.back().second << ","
-            << o.finalIslandLoss << "," << o.consensus.back().second << ","
-            << (o.passed ? "true" : "false") << "," << flag << "\n";
+            << o.finalIslandLoss << "," << o.consensus.back().second << "," << o.formatErrorRel
+            << "," << (o.passed ? "true" : "false") << "," << flag << "\n";
         summaryJson.push_back(
             {{"mode", name},
              {"schedule", schedule},
@@ -344,6 +358,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
              {"final_loss", o.loss.back().second},
              {"final_island_loss", o.finalIslandLoss},
              {"final_consensus", o.consensus.back().second},
+             {"format_error_rel", o.formatErrorRel},
              {"training_time_s", o.trainingTimeS},
              {"packet_hops", o.packetHops},
              {"verified", o.passed},

@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <numeric>
 #include <sstream>
 #include <unistd.h>
 
@@ -457,18 +458,21 @@ ScheduleSweep::ReadResults(Point& point, const std::string& file) const
         return;
     }
     double simulatedComm = 0;
-    double predictedComm = 0;
+    std::vector<double> predictedComm;
     bool complete = true;
     for (const TrainingRunSummary::Round& round : results.rounds)
     {
-        predictedComm += round.predictedCommS;
+        predictedComm.push_back(round.predictedCommS);
         complete = complete && round.commS.has_value();
         simulatedComm += complete ? *round.commS : 0;
     }
+    // Both from t = 0 to the last round's end, over the rounds (with overlap the first round
+    // also takes tau_c + T_comm).
     point.simulatedRoundS = results.summary.trainingTimeS / rounds;
-    point.predictedCommS = predictedComm / rounds;
+    point.predictedCommS =
+        std::accumulate(predictedComm.begin(), predictedComm.end(), 0.0) / rounds;
     point.predictedRoundS =
-        ScheduleMetrics::GetRoundTime(computeS, point.predictedCommS, m_config.overlap);
+        ScheduleMetrics::GetRoundEnds(computeS, predictedComm, m_config.overlap).back() / rounds;
     point.simulatedCommS = complete ? simulatedComm / rounds : NAN;
     point.verified = results.verification.passed;
     point.done = true;

@@ -65,7 +65,7 @@ class ScheduleSweep
         bool done{false};              //!< whether a results file was read
         std::string failure;           //!< why its simulation failed (empty: it did not)
         double simulatedRoundS{0};     //!< simulated mean round time
-        double predictedRoundS{0};     //!< predicted mean round time
+        double predictedRoundS{0};     //!< predicted mean round time (t = 0 to the last end)
         double simulatedCommS{NAN};    //!< mean simulated T_comm (NaN: some round incomplete)
         double predictedCommS{0};      //!< mean predicted T_comm
         bool verified{false};          //!< whether the results say every round verified

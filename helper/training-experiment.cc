@@ -132,14 +132,20 @@ TrainingExperiment::ReadOutcome(const TrainingRunSummary& results, ModeOutcome& 
     for (const TrainingRunSummary::Round& round : results.rounds)
     {
         outcome.predictedCommS.push_back(round.predictedCommS);
-        outcome.predictedRoundS.push_back(ScheduleMetrics::GetRoundTime(
-            m_config.training.localSteps * m_config.training.stepTime.GetSeconds(),
-            round.predictedCommS,
-            m_config.training.overlap));
         outcome.simulatedCommS.push_back(round.commS.value_or(-1));
         const double end = round.endS.value_or(-1);
         outcome.simulatedRoundS.push_back(end < 0 ? -1 : end - previousEnd);
         previousEnd = end < 0 ? previousEnd : end;
+    }
+    // Predicted like the simulated: from round end to round end (with overlap the first round
+    // also takes tau_c + T_comm).
+    const std::vector<double> ends = ScheduleMetrics::GetRoundEnds(
+        m_config.training.localSteps * m_config.training.stepTime.GetSeconds(),
+        outcome.predictedCommS,
+        m_config.training.overlap);
+    for (size_t r = 0; r < ends.size(); ++r)
+    {
+        outcome.predictedRoundS.push_back(ends[r] - (r > 0 ? ends[r - 1] : 0.0));
     }
     for (const TrainingRunSummary::LossSample& sample : results.loss)
     {
@@ -162,6 +168,7 @@ TrainingExperiment::ReadOutcome(const TrainingRunSummary& results, ModeOutcome& 
     outcome.queueDrops = results.summary.queueDrops;
     outcome.partialAggregates = results.summary.fpgaPartialAggregates;
     outcome.passed = results.verification.passed;
+    outcome.formatErrorRel = results.verification.formatError.maxRel;
     for (const auto& [city, island] : results.islands)
     {
         if (island.failure)
@@ -213,6 +220,7 @@ TrainingExperiment::Run()
         {"local_steps", config.localSteps},
         {"step_time_s", config.stepTime.GetSeconds()},
         {"compute_s", computeS},
+        {"overlap", config.overlap},
         {"parameter_count", config.parameterCount},
         {"learning_rate", config.learningRate},
         {"heterogeneity", config.heterogeneity},

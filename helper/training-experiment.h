@@ -76,27 +76,29 @@ class TrainingExperiment
         std::string origin;                                     //!< "search" or a baseline
         ScheduleMetrics::Evaluation evaluation;                 //!< its predicted metrics
         std::vector<double> predictedCommS;                     //!< T_comm per simulated round
-        std::vector<double> predictedRoundS;         //!< T_r per simulated round (with its overlap)
-        std::vector<double> simulatedCommS;          //!< comm_s per round (-1: none)
-        std::vector<double> simulatedRoundS;         //!< end(r) - end(r-1) (-1: none)
-        std::vector<std::pair<double, double>> loss; //!< (t, loss of the average model)
-        std::vector<std::pair<double, double>> consensus; //!< (t, consensus distance)
-        std::vector<double> linkBytes;                    //!< bytes per directed link
-        double finalIslandLoss{0};                        //!< mean over islands of F(x_i) - F*
-        double trainingTimeS{0};                          //!< last round end
-        bool passed{false};                               //!< complete and verified
-        uint64_t repairs{0};                              //!< chunks sent again
-        uint64_t errorDrops{0};                           //!< packets lost to the error models
-        uint64_t queueDrops{0};                           //!< packets dropped by full queues
-        uint64_t partialAggregates{0};                    //!< FPGA aggregates by Timeout
-        uint64_t packetHops{0};                           //!< packets transmitted, all links
-        std::string failure;                              //!< why islands gave up (empty: none)
+        std::vector<double> predictedRoundS;                    //!< per simulated round, end to end
+                                                                //!< (ScheduleMetrics::GetRoundEnds)
+        std::vector<double> simulatedCommS;                     //!< comm_s per round (-1: none)
+        std::vector<double> simulatedRoundS;                    //!< end(r) - end(r-1) (-1: none)
+        std::vector<std::pair<double, double>> loss;            //!< (t, loss of the average model)
+        std::vector<std::pair<double, double>> consensus;       //!< (t, consensus distance)
+        std::vector<double> linkBytes;                          //!< bytes per directed link
+        double finalIslandLoss{0};     //!< mean over islands of F(x_i) - F*
+        double trainingTimeS{0};       //!< last round end
+        bool passed{false};            //!< complete and verified
+        double formatErrorRel{0};      //!< the payload format's largest max |err| / max |avg|
+        uint64_t repairs{0};           //!< chunks sent again
+        uint64_t errorDrops{0};        //!< packets lost to the error models
+        uint64_t queueDrops{0};        //!< packets dropped by full queues
+        uint64_t partialAggregates{0}; //!< FPGA aggregates by Timeout
+        uint64_t packetHops{0};        //!< packets transmitted, all links
+        std::string failure;           //!< why islands gave up (empty: none)
     };
 
     /** One mode's row of the summary (computed by ExperimentReport). */
     struct ModeSummary
     {
-        double predictedRoundS{0}; //!< mean of tau_c + T_comm over the rounds
+        double predictedRoundS{0}; //!< mean predicted round time, end to end
         double simulatedRoundS{0}; //!< mean simulated round time of the complete rounds
         double difference{0};      //!< (simulated - predicted) / predicted round time
         double predictedCommS{0};  //!< mean predicted T_comm

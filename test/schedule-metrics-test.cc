@@ -554,6 +554,31 @@ TEST(ScheduleMetrics, OverlapRoundTimeIsTheLargerOfComputeAndCommunication)
         2 * settings.computeS);
 }
 
+TEST(ScheduleMetrics, RoundEndsFillTheOverlapPipelineOnce)
+{
+    auto expectEnds = [](double computeS,
+                         const std::vector<double>& comm,
+                         bool overlap,
+                         const std::vector<double>& expected) {
+        const std::vector<double> ends = ScheduleMetrics::GetRoundEnds(computeS, comm, overlap);
+        ASSERT_EQ(ends.size(), expected.size());
+        for (size_t r = 0; r < ends.size(); ++r)
+        {
+            EXPECT_DOUBLE_EQ(ends[r], expected[r]) << "round " << r << " overlap " << overlap;
+        }
+    };
+    // Without overlap the ends are running sums of tau_c + T_comm.
+    expectEnds(1.0, {0.3, 0.1, 0.4}, false, {1.3, 2.4, 3.8});
+    // Compute-bound with overlap: e_r = (r + 1) tau_c + T_comm(r).
+    expectEnds(1.0, {0.3, 0.1, 0.4}, true, {1.3, 2.1, 3.4});
+    // Communication-bound: each snapshot waits for the last average, e_r = tau_c + (r+1) T_comm.
+    expectEnds(0.5, {2.0, 2.0, 2.0}, true, {2.5, 4.5, 6.5});
+    // Mixed: round 1's snapshot waits for round 0's average (2.5), round 2's for round 1's
+    // compute (2.5 + 1).
+    expectEnds(1.0, {1.5, 0.25, 0.25}, true, {2.5, 2.75, 3.75});
+    expectEnds(1.0, {}, true, {});
+}
+
 TEST(ScheduleMetrics, OverlapAllReduceClosedFormOnSeveralTopologies)
 {
     // One all-island clique: Phi = J, so Y_0 = T (I - J) and W Y_0 W = 0:

@@ -136,6 +136,24 @@ ScheduleMetrics::GetRoundTime(double computeS, double commS, bool overlap)
     return overlap ? std::max(computeS, commS) : computeS + commS;
 }
 
+std::vector<double>
+ScheduleMetrics::GetRoundEnds(double computeS, const std::vector<double>& commS, bool overlap)
+{
+    std::vector<double> ends;
+    double snapshot = computeS;
+    double end = 0;
+    for (double comm : commS)
+    {
+        if (!ends.empty())
+        {
+            snapshot = overlap ? std::max(snapshot + computeS, end) : end + computeS;
+        }
+        end = snapshot + comm;
+        ends.push_back(end);
+    }
+    return ends;
+}
+
 ScheduleMetrics::RingHops
 ScheduleMetrics::GetRingHops(const CliqueSchedule::Clique& clique) const
 {

@@ -173,6 +173,21 @@ class ScheduleMetrics
      */
     static double GetRoundTime(double computeS, double commS, bool overlap);
     /**
+     * @brief When each of a run's rounds ends, from t = 0, as the islands run them: without
+     * overlap round r ends tau_c + T_comm(r) after round r-1; with overlap round r's snapshot
+     * is at s_r = max(s_(r-1) + tau_c, e_(r-1)) (s_0 = tau_c: its compute, then the average of
+     * round r-1) and it ends at e_r = s_r + T_comm(r). So the first round takes tau_c + T_comm
+     * in both (nothing overlaps it), and the rounds after it max(tau_c, T_comm) from snapshot
+     * to snapshot (GetRoundTime); a mean over a run's round ends holds the pipeline's fill.
+     * @param computeS tau_c
+     * @param commS T_comm of each round, in order
+     * @param overlap whether compute overlaps communication
+     * @return e_r for every round
+     */
+    static std::vector<double> GetRoundEnds(double computeS,
+                                            const std::vector<double>& commS,
+                                            bool overlap);
+    /**
      * @param commS T_comm of a round
      * @return T_r under the settings (compute plus or overlapped with communication)
      */

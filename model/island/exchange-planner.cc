@@ -31,8 +31,8 @@ constexpr uint32_t CHUNK_OVERHEAD_BYTES =
 
 /**
  * @param format a payload format
- * @return "4 bytes a value (fp32)", "2 bytes a value (bf16)" or "blocks of 1024 values and
- *         their 4-byte scale, 1028 bytes each (int8)"
+ * @return what a chunk holds whole: "whole fp32 values of 4 bytes", "whole bf16 values of 2
+ *         bytes" or "whole int8 blocks of 1024 values and their 4-byte scale, 1028 bytes each"
  */
 std::string
 DescribeUnit(PayloadFormat format)

@@ -66,20 +66,21 @@ TrainingIslandApplication::GetTypeId()
                           UintegerValue(100000000),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_modelBytes),
                           MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("Format",
-                          "How the values travel on the wire (doc/wan-training.rst, \"Payload "
-                          "formats\"): fp32, bf16 (rounded to nearest even) or int8 (blocks "
-                          "of 1024 values with a float32 scale each). ModelBytes must be an "
-                          "encoding in it; every member averages the decoded values.",
-                          EnumValue(static_cast<int>(PayloadFormat::FP32)),
-                          MakeEnumAccessor(&TrainingIslandApplication::SetFormatValue,
-                                           &TrainingIslandApplication::GetFormatValue),
-                          MakeEnumChecker(static_cast<int>(PayloadFormat::FP32),
-                                          "fp32",
-                                          static_cast<int>(PayloadFormat::BF16),
-                                          "bf16",
-                                          static_cast<int>(PayloadFormat::INT8),
-                                          "int8"))
+            .AddAttribute(
+                "Format",
+                "How the values travel on the wire (doc/wan-training.rst, \"Payload "
+                "formats in the islands\"): fp32, bf16 (rounded to nearest even) or int8 (blocks "
+                "of 1024 values with a float32 scale each). ModelBytes must be an "
+                "encoding in it; every member averages the decoded values.",
+                EnumValue(static_cast<int>(PayloadFormat::FP32)),
+                MakeEnumAccessor(&TrainingIslandApplication::SetFormatValue,
+                                 &TrainingIslandApplication::GetFormatValue),
+                MakeEnumChecker(static_cast<int>(PayloadFormat::FP32),
+                                "fp32",
+                                static_cast<int>(PayloadFormat::BF16),
+                                "bf16",
+                                static_cast<int>(PayloadFormat::INT8),
+                                "int8"))
             .AddAttribute("ChunkBytes",
                           "Model bytes per chunk packet, a whole number of values in the Format "
                           "(int8: of 1028-byte blocks); 0 fills the smallest path MTU inside "

@@ -47,7 +47,10 @@ class Address;
  * Round r (0 <= r < Rounds) uses schedule round r mod P: `LocalSteps` gradient steps of
  * `StepTime` each on the island's LocalObjective, then the exchange of the parameters with the
  * other members of its clique (capability `Mode`: unicast, multicast, aggregation, both, ring or
- * tree), then the average of the members' contributions. With `Overlap` (streaming) the steps
+ * tree), then the average of the members' contributions. The contribution travels in the
+ * payload `Format` (fp32, bf16, int8): the island quantizes its snapshot, and every member
+ * averages decoded values (doc/wan-training.rst, "Payload formats in the islands"). With
+ * `Overlap` (streaming) the steps
  * of round r+1 run while round r's exchange is on the wire, from the parameters at round r's
  * snapshot x_r, and round r's average is applied when it arrives as x <- x + (avg_r - x_r);
  * round r+1's snapshot waits for it, so a round takes max(compute, exchange) from snapshot to
