@@ -64,12 +64,13 @@ class IslandExchange : public Object
     /** What the island gives the exchanges of its rounds, and where they report. */
     struct Context
     {
-        uint32_t island{0};                         //!< this island
-        uint16_t jobId{1};                          //!< the training job
-        Time nackTimeout;                           //!< the island's NackTimeout
-        Time aggregationTimeout;                    //!< the FPGAs' Timeout
-        uint32_t maxRepairAttempts{1};              //!< attempts without progress
-        bool cliqueBarrier{true};                   //!< wait for READY before streaming
+        uint32_t island{0};            //!< this island
+        uint16_t jobId{1};             //!< the training job
+        Time nackTimeout;              //!< the island's NackTimeout
+        Time aggregationTimeout;       //!< the FPGAs' Timeout
+        uint32_t maxRepairAttempts{1}; //!< attempts without progress
+        bool cliqueBarrier{true};      //!< wait for READY before streaming
+        bool overlap{false}; //!< compute overlaps the exchange (READYs go out a round ahead)
         const WanTopology* topology{nullptr};       //!< the topology
         CliqueMembership* membership{nullptr};      //!< plans, peer rounds, exclusions
         Callback<uint32_t> currentRound;            //!< the island's current round

@@ -482,6 +482,7 @@ TrainingIslandApplication::BuildPlans()
     context.aggregationTimeout = m_aggregationTimeout;
     context.maxRepairAttempts = m_maxRepairAttempts;
     context.cliqueBarrier = m_cliqueBarrier;
+    context.overlap = m_overlap;
     context.topology = m_topology.get();
     context.membership = m_membership.get();
     context.currentRound = MakeCallback(&TrainingIslandApplication::GetCurrentRound, this);

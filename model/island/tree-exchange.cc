@@ -151,6 +151,14 @@ TreeExchange::PeerStarted(uint32_t island)
 double
 TreeExchange::GetStartDelayS(const ExchangePlan& plan) const
 {
+    if (m_ctx.overlap)
+    {
+        // A member announces a round ahead, at its previous snapshot, and snapshots when its
+        // compute and the previous round's average are done, which differ from member to
+        // member: nothing here tells when its stream starts. Start at once (the FPGAs' slots
+        // hold the early contributions for the skew).
+        return 0;
+    }
     // When each member started the round: its announcement's arrival minus its latency to
     // here (round 0 is announced by nobody: every member is taken to start with this one).
     const WanTopology& topology = *m_ctx.topology;

@@ -36,7 +36,8 @@ namespace ns3
  * Every stream waits until every member has announced the round, then starts when its
  * contributions reach the root with the last member's (GetStartDelayS), so that the
  * contributions of a chunk meet at every router of the in-tree at once and the FPGAs' slots in
- * use stay few. An exclusion that keeps the root
+ * use stay few (with overlap at once: the members' snapshots cannot be told from their
+ * announcements, which go out a round ahead). An exclusion that keeps the root
  * narrows the tree (the root stops waiting for the member; the FPGAs learn it from the VIEW the
  * excluder sends to the root); an exclusion of the root leaves no tree: the view's plan is a
  * unicast exchange of its own epoch (ExchangePlanner::MakeViewPlan), and RoundExchanges replaces
@@ -114,7 +115,8 @@ class TreeExchange : public MulticastExchange
      *         starts once every member's READY has reached it (rounds >= 1), and its
      *         contributions take its route latency to the root; as every prefix of a route is a
      *         route, the contributions of a chunk then meet at every router of the in-tree
-     *         together and the FPGAs' slots in use stay few
+     *         together and the FPGAs' slots in use stay few. With overlap 0: a member's
+     *         announcement goes out a round ahead and says nothing about when it snapshots.
      */
     double GetStartDelayS(const ExchangePlan& plan) const;
     /**
