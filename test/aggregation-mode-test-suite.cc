@@ -211,7 +211,7 @@ AggregationExactTestCase::DoRun()
         highWater = std::max(highWater, fpga->GetSlotHighWaterMark());
         aggregates += fpga->GetAggregatesOut();
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetFailure(), "", "island " << i << " did not fail");
-        NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetRejectedPackets(), 0u, "nothing rejected");
+        NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetCounters().rejectedPackets, 0u, "nothing rejected");
     }
     NS_TEST_EXPECT_MSG_EQ(run.FindControlMismatch(),
                           "",

@@ -334,7 +334,7 @@ RingExactTestCase::DoRun()
     for (uint32_t i = 0; i < n; ++i)
     {
         NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetFailure(), "", "island " << i << " did not fail");
-        NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetRejectedPackets(), 0u, "nothing rejected");
+        NS_TEST_EXPECT_MSG_EQ(run.GetApp(i)->GetCounters().rejectedPackets, 0u, "nothing rejected");
     }
     NS_TEST_EXPECT_MSG_EQ(run.FindControlMismatch(),
                           "",

@@ -17,10 +17,11 @@
 /**
  * @file
  * @ingroup wan-training-tests
- * GoogleTest cases for the verification bound (CliqueAverageVerifier::GetBound, MODEL.md
- * "Payload formats"): random contributions in every format, summed the way each algorithm sums
- * them (in double on an island, in FixedPointSum on an FPGA, encoded by whoever emits a sum),
- * stay within the bound; a sum that misses or repeats a contribution does not.
+ * GoogleTest cases for the verification bound (CliqueAverageVerifier::GetBound;
+ * doc/wan-training.rst, "Payload formats in the islands"): random contributions in every
+ * format, summed the way each algorithm sums them (in double on an island, in FixedPointSum on
+ * an FPGA, encoded by whoever emits a sum), stay within the bound; a sum that misses or repeats
+ * a contribution does not.
  */
 
 using namespace ns3;

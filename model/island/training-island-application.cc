@@ -373,40 +373,10 @@ TrainingIslandApplication::GetFormatValue() const
     return static_cast<int>(m_format);
 }
 
-uint64_t
-TrainingIslandApplication::GetChunksSent() const
+const TrainingIslandApplication::Counters&
+TrainingIslandApplication::GetCounters() const
 {
-    return m_chunksSent;
-}
-
-uint64_t
-TrainingIslandApplication::GetChunksResent() const
-{
-    return m_chunksResent;
-}
-
-uint64_t
-TrainingIslandApplication::GetNacksSent() const
-{
-    return m_nacksSent;
-}
-
-uint64_t
-TrainingIslandApplication::GetDuplicateChunks() const
-{
-    return m_duplicateChunks;
-}
-
-uint64_t
-TrainingIslandApplication::GetAggregatesReceived() const
-{
-    return m_aggregatesIn;
-}
-
-uint64_t
-TrainingIslandApplication::GetRejectedPackets() const
-{
-    return m_rejectedPackets;
+    return m_counters;
 }
 
 uint32_t
@@ -553,7 +523,7 @@ TrainingIslandApplication::NoteExclusion(uint32_t round, uint32_t member, const 
 void
 TrainingIslandApplication::RejectPacket()
 {
-    ++m_rejectedPackets;
+    ++m_counters.rejectedPackets;
 }
 
 void
@@ -562,10 +532,10 @@ TrainingIslandApplication::NoteChunkSent(uint32_t destination,
                                          uint32_t modelBytes,
                                          bool resent)
 {
-    ++m_chunksSent;
+    ++m_counters.chunksSent;
     if (resent)
     {
-        ++m_chunksResent;
+        ++m_counters.chunksResent;
     }
     m_chunkSentTrace(m_island, destination, header, modelBytes, resent);
 }
@@ -577,11 +547,11 @@ TrainingIslandApplication::NoteChunkReceived(const IslandSyncHeader& header,
 {
     if (header.GetType() == IslandSyncHeader::AGGREGATE)
     {
-        ++m_aggregatesIn;
+        ++m_counters.aggregatesReceived;
     }
     if (duplicate)
     {
-        ++m_duplicateChunks;
+        ++m_counters.duplicateChunks;
     }
     m_chunkReceivedTrace(m_island, header, modelBytes, duplicate);
 }
@@ -589,7 +559,7 @@ TrainingIslandApplication::NoteChunkReceived(const IslandSyncHeader& header,
 void
 TrainingIslandApplication::NoteNackSent(uint32_t source, uint32_t round, uint32_t chunks)
 {
-    ++m_nacksSent;
+    ++m_counters.nacksSent;
     m_repairTrace(m_island, source, round, chunks);
 }
 
@@ -783,13 +753,6 @@ TrainingIslandApplication::StartExchange()
     BeginExchange();
 }
 
-const std::vector<float>&
-TrainingIslandApplication::GetSnapshot() const
-{
-    // Without overlap the parameters do not move during the exchange.
-    return m_overlap ? m_compute->GetSnapshot() : m_parameters;
-}
-
 void
 TrainingIslandApplication::BeginExchange()
 {
@@ -800,8 +763,9 @@ TrainingIslandApplication::BeginExchange()
         return;
     }
     Ptr<IslandExchange> exchange = m_exchanges->Get(m_round);
-    // What the island contributes and averages is its snapshot as the format decodes it.
-    m_contribution = GetSnapshot();
+    // What the island contributes and averages is its snapshot (without overlap the parameters,
+    // which do not move during the exchange) as the format decodes it.
+    m_contribution = m_overlap ? m_compute->GetSnapshot() : m_parameters;
     PayloadCodec::Quantize(m_format, m_contribution);
     exchange->Begin(m_contribution);
     // Every member the exchange waits for is asked, and excluded when it never answers.
@@ -1001,7 +965,7 @@ TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
         {
             NS_LOG_LOGIC("island " << m_island << " rejects a packet of " << packet->GetSize()
                                    << " bytes");
-            ++m_rejectedPackets;
+            ++m_counters.rejectedPackets;
             continue;
         }
         // The barrier's messages: READY, READY_ASK and VIEW.

@@ -155,18 +155,19 @@ class TrainingIslandApplication : public Application
      */
     uint32_t GetRingStep(const IslandSyncHeader& header) const;
 
-    /** @return chunks sent, first transmissions and repairs (a multicast send counts once) */
-    uint64_t GetChunksSent() const;
-    /** @return chunks sent again (NACK repairs and probes) */
-    uint64_t GetChunksResent() const;
-    /** @return NACK packets sent */
-    uint64_t GetNacksSent() const;
-    /** @return chunk arrivals that added nothing (duplicates, overlapping aggregates) */
-    uint64_t GetDuplicateChunks() const;
-    /** @return AGGREGATE chunks received (credited or not; ring mode: partial and full sums) */
-    uint64_t GetAggregatesReceived() const;
-    /** @return received packets dropped as malformed or foreign */
-    uint64_t GetRejectedPackets() const;
+    /** What the island counted of its transport. */
+    struct Counters
+    {
+        uint64_t chunksSent{0};         //!< first transmissions and repairs (a multicast send once)
+        uint64_t chunksResent{0};       //!< chunks sent again (NACK repairs and probes)
+        uint64_t nacksSent{0};          //!< NACK packets sent
+        uint64_t duplicateChunks{0};    //!< arrivals that added nothing (duplicates, overlaps)
+        uint64_t aggregatesReceived{0}; //!< AGGREGATE chunks (ring: partial and full sums)
+        uint64_t rejectedPackets{0};    //!< received packets dropped as malformed or foreign
+    };
+
+    /** @return the island's transport counters */
+    const Counters& GetCounters() const;
     /** @return why the island abandoned its first abandoned round, or an empty string */
     const std::string& GetFailure() const;
     /** @return rounds the island abandoned (it could not complete them) */
@@ -401,8 +402,6 @@ class TrainingIslandApplication : public Application
     void ComputeDone();
     /** Snapshot the parameters and start the clique exchange of m_round. */
     void StartExchange();
-    /** @return the contribution of m_round: its snapshot (the parameters without overlap) */
-    const std::vector<float>& GetSnapshot() const;
     /** Start (or, after a ring's view changed, restart) the exchange of m_round. */
     void BeginExchange();
     /** End round m_round: mix and move on. */
@@ -473,14 +472,9 @@ class TrainingIslandApplication : public Application
     uint64_t m_lastContributors{0};                      //!< contributors of the last round
 
     // Counters.
-    uint64_t m_chunksSent{0};      //!< chunks sent
-    uint64_t m_chunksResent{0};    //!< chunks resent
-    uint64_t m_nacksSent{0};       //!< NACKs sent
-    uint64_t m_duplicateChunks{0}; //!< useless chunk arrivals
-    uint64_t m_aggregatesIn{0};    //!< AGGREGATE arrivals
-    uint64_t m_rejectedPackets{0}; //!< malformed or foreign packets
-    std::string m_failure;         //!< why the first abandoned round was (empty: none)
-    uint32_t m_abandoned{0};       //!< rounds abandoned
+    Counters m_counters;     //!< transport counters
+    std::string m_failure;   //!< why the first abandoned round was (empty: none)
+    uint32_t m_abandoned{0}; //!< rounds abandoned
 
     // Traces.
     TracedCallback<uint32_t, uint32_t> m_roundStartedTrace; //!< round started
