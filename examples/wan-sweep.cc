@@ -22,7 +22,7 @@
  *       --modelBytes=1e7,1e8 --computeS=1 --modes=unicast,both --simulateRounds=4 --jobs=4
  *
  * Formats side by side: --modelParameters=2.5e7,2.5e8 --formats=fp32,bf16,int8 (each format
- * turns P into its own S; the simulation takes fp32 only, for now).
+ * turns P into its own S, and a simulated point carries it on the wire).
  *
  * Across hosts: --printJobs prints one shell command per point (for GNU parallel --sshlogin),
  * --collectOnly then reads their results files (--help shows how). ScheduleSweep does the work;

@@ -22,7 +22,7 @@ TrainingOptions::AddValues(CommandLine& cmd)
     modelSize.AddValues(cmd,
                         "simulated model size S on the wire in bytes, a whole number (e.g. "
                         "1000000000 or 1e9; default " +
-                            modelBytesDefault + "; the simulation encodes fp32 only, for now)");
+                            modelBytesDefault + "; an encoding in --format)");
     cmd.AddValue("rounds", "rounds to run", rounds);
     cmd.AddValue("seed", "seed of the random streams and the objectives", seed);
     cmd.AddValue("parameterCount",
