@@ -180,7 +180,7 @@ CliqueAverageVerifier::GetExpected(Shadow& shadow,
     }
     expected.bound = GetBound(plan.format,
                               GetMaxEncodings(plan.mode, members.size(), treeRouters),
-                              UsesAggregation(plan.mode) || plan.mode == CapabilityMode::TREE,
+                              UsesAggregation(plan.mode),
                               members.size(),
                               magnitude,
                               expected.average);

@@ -217,7 +217,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
     std::ostringstream table;
     table << m_config.name << ": topology '" << m_topology.GetName() << "' ("
           << m_topology.GetNCities() << " islands), S = " << config.modelBytes << " bytes";
-    if (config.format != PayloadFormat::FP32 || m_config.modelParameters > 0)
+    if (m_config.NamesFormat())
     {
         table << " (" << PayloadFormatToString(config.format)
               << (m_config.modelParameters > 0

@@ -179,6 +179,12 @@ TrainingExperiment::ReadOutcome(const TrainingRunSummary& results, ModeOutcome& 
     }
 }
 
+bool
+TrainingExperiment::Config::NamesFormat() const
+{
+    return training.format != PayloadFormat::FP32 || modelParameters > 0;
+}
+
 TrainingExperiment::Result
 TrainingExperiment::Run()
 {
@@ -231,7 +237,7 @@ TrainingExperiment::Run()
         {"wan_packet_error_rate", config.wanLossRate},
         {"run_id", runId},
     };
-    if (m_config.training.format != PayloadFormat::FP32 || m_config.modelParameters > 0)
+    if (m_config.NamesFormat())
     {
         result.config["format"] = PayloadFormatToString(m_config.training.format);
         if (m_config.modelParameters > 0)

@@ -66,6 +66,9 @@ class TrainingExperiment
         std::string runId;                       //!< the run directory (empty: UTC time)
         std::ostream* summary{nullptr};          //!< receives the table too (null: none)
         std::ostream* log{nullptr};              //!< progress lines (null: none)
+
+        /** @return whether the outputs name the format and P: unless fp32 with S in bytes */
+        bool NamesFormat() const;
     };
 
     /** One mode's optimized schedule and simulated outcome, as its results JSON holds it. */

@@ -48,9 +48,6 @@ class WanTopologyHelper;
 class TrainingResults
 {
   public:
-    /** Relative tolerance of the verification, max(1, |average|) scaled. */
-    static constexpr double VERIFY_TOLERANCE = CliqueAverageVerifier::VERIFY_TOLERANCE;
-
     /** Traffic of one directed link. */
     using LinkCounters = TrainingRecorder::LinkCounters;
     /** Traffic and repairs of one island. */

@@ -205,10 +205,12 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
         m_config.chunkBytes > 0 ? GetValueCapacity(format, m_config.chunkBytes) : fit;
     const uint32_t k = plan.members.size();
     const uint64_t values = m_valueCount;
+    // The largest chunk that still gives each ring member's segment one: whole quanta.
+    const uint64_t perMember = values / k / quantum * quantum;
     if (ring && m_config.chunkBytes == 0 && (values + chunkValues - 1) / chunkValues < k)
     {
         // Every member's segment needs at least one chunk: smaller chunks.
-        chunkValues = values / k / quantum * quantum;
+        chunkValues = perMember;
         if (chunkValues == 0)
         {
             const uint64_t least = GetEncodedBytes(format, uint64_t{quantum} * k);
@@ -237,14 +239,14 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
     }
     if (ring && count < k)
     {
-        throw WanConfigError(
-            "chunkBytes",
-            std::to_string(m_config.chunkBytes) + " cuts {modelBytes}=" +
-                std::to_string(modelBytes) + " into " + std::to_string(count) +
-                " chunks, fewer than the members of " + DescribeRing(scheduleRound, plan.members) +
-                " (each member's segment needs a chunk); use at most " +
-                std::to_string(GetEncodedBytes(format, values / k / quantum * quantum)) +
-                " bytes, or 0");
+        throw WanConfigError("chunkBytes",
+                             std::to_string(m_config.chunkBytes) +
+                                 " cuts {modelBytes}=" + std::to_string(modelBytes) + " into " +
+                                 std::to_string(count) + " chunks, fewer than the members of " +
+                                 DescribeRing(scheduleRound, plan.members) +
+                                 " (each member's segment needs a chunk); use at most " +
+                                 std::to_string(GetEncodedBytes(format, perMember)) +
+                                 " bytes, or 0");
     }
     plan.chunkCount = static_cast<uint32_t>(count);
 

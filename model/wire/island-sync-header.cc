@@ -768,20 +768,10 @@ IslandSyncHeader::GetRanges() const
 uint32_t
 IslandSyncHeader::GetMaxValues(uint32_t payloadBytes, PayloadFormat format)
 {
-    switch (format)
-    {
-    case PayloadFormat::FP32:
-        return std::min<uint32_t>(payloadBytes / VALUE_BYTES, UINT16_MAX);
-    case PayloadFormat::BF16:
-        return std::min<uint32_t>(payloadBytes / 2, UINT16_MAX);
-    case PayloadFormat::INT8: {
-        constexpr uint32_t blockBytes = INT8_SCALE_BYTES + INT8_BLOCK_VALUES;
-        return std::min<uint32_t>(payloadBytes / blockBytes, UINT16_MAX / INT8_BLOCK_VALUES) *
-               INT8_BLOCK_VALUES;
-    }
-    }
-    NS_FATAL_ERROR("unknown payload format " << static_cast<int>(format));
-    return 0;
+    // Whole chunk quanta (int8 blocks) of what the bytes hold, and of the value count's range.
+    const uint64_t quantum = GetChunkQuantum(format);
+    const uint64_t fit = GetValueCapacity(format, payloadBytes) / quantum * quantum;
+    return static_cast<uint32_t>(std::min<uint64_t>(fit, UINT16_MAX / quantum * quantum));
 }
 
 } // namespace ns3
