@@ -67,6 +67,7 @@ CliqueMembership::CliqueMembership(uint32_t island,
 CliqueMembership::~CliqueMembership()
 {
     m_readyEvent.Cancel();
+    m_aheadEvent.Cancel();
 }
 
 void
@@ -207,6 +208,8 @@ void
 CliqueMembership::StopReadyTimer()
 {
     m_readyEvent.Cancel();
+    m_aheadEvent.Cancel();
+    m_aheadWaiting = false;
 }
 
 Time
@@ -310,6 +313,8 @@ CliqueMembership::TakeStartExclusions(uint32_t round)
 void
 CliqueMembership::AnnounceRound(uint32_t round, uint64_t excluded, bool barrier)
 {
+    m_aheadEvent.Cancel();
+    m_aheadWaiting = false;
     m_peerAnnouncedAt[m_island] = Simulator::Now();
     if (excluded != 0)
     {
@@ -329,27 +334,85 @@ CliqueMembership::AnnounceRound(uint32_t round, uint64_t excluded, bool barrier)
             }
         }
     }
-    else if (round > 0 && barrier && round != m_announcedAhead)
+    else if (round > 0 && barrier)
     {
-        SendReadyToSenders(round, plan);
+        SendReadyToSenders(round, plan, round == m_announcedAhead ? m_aheadTold : 0);
     }
 }
 
 void
 CliqueMembership::AnnounceAhead(uint32_t round)
 {
-    m_announcedAhead = round;
-    SendReadyToSenders(round, GetBasePlan(round));
+    m_aheadEvent.Cancel();
+    m_aheadWaiting = false;
+    if (round != m_announcedAhead)
+    {
+        m_announcedAhead = round;
+        m_aheadTold = 0;
+    }
+    if (!m_callbacks.active())
+    {
+        return;
+    }
+    const uint32_t current = m_callbacks.currentRound();
+    const std::optional<Time> left =
+        m_callbacks.exchanging(current) ? m_callbacks.timeLeft(current) : std::nullopt;
+    if (left && *left == Time::Max())
+    {
+        m_aheadWaiting = true;
+        return;
+    }
+    const ExchangePlan& plan = GetBasePlan(round);
+    uint64_t told = m_aheadTold;
+    std::optional<Time> next; // the largest round trip of a sender told later
+    for (uint32_t other : plan.members)
+    {
+        if (!IsSender(plan, other) || (m_aheadTold & Bit(other)))
+        {
+            continue;
+        }
+        const Time rtt = IslandTiming::GetRoundTripTime(m_topology, m_island, other);
+        if (!left || *left <= rtt)
+        {
+            told |= Bit(other);
+        }
+        else if (!next || rtt > *next)
+        {
+            next = rtt;
+        }
+    }
+    SendReadyToSenders(round, plan, m_aheadTold | ~told);
+    m_aheadTold = told;
+    if (next)
+    {
+        // The exchange cannot run faster than its rates: nobody else is due before then.
+        m_aheadEvent =
+            Simulator::Schedule(*left - *next, &CliqueMembership::AnnounceAhead, this, round);
+    }
 }
 
 void
-CliqueMembership::SendReadyToSenders(uint32_t round, const ExchangePlan& plan)
+CliqueMembership::ExchangeProgressed()
 {
-    const bool ring = plan.mode == CapabilityMode::RING;
+    if (m_aheadWaiting)
+    {
+        AnnounceAhead(m_announcedAhead);
+    }
+}
+
+bool
+CliqueMembership::IsSender(const ExchangePlan& plan, uint32_t member) const
+{
+    // Ring: only the predecessor sends to this island.
+    return member != m_island && (plan.mode != CapabilityMode::RING || member == plan.predecessor);
+}
+
+void
+CliqueMembership::SendReadyToSenders(uint32_t round, const ExchangePlan& plan, uint64_t told)
+{
     for (uint32_t other : plan.members)
     {
-        // Ring: only the predecessor sends to this island.
-        if (other != m_island && (!ring || other == plan.predecessor))
+        if (IsSender(plan, other) && !(told & Bit(other)))
         {
             SendReady(round, other, false);
         }

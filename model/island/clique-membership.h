@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,8 @@ class CliqueMembership
         Callback<bool, uint32_t> exchanging;   //!< (round): the island is in its exchange
         Callback<std::vector<uint32_t>, uint32_t>
             awaited; //!< (round): the members its exchange waits for now
+        Callback<std::optional<Time>, uint32_t>
+            timeLeft; //!< (round): how long its exchange has left at its rates (none: unknown)
     };
 
     /**
@@ -153,7 +156,7 @@ class CliqueMembership
      * @param rearm whether the timer runs for the whole exchange even when nobody is awaited
      */
     void StartReadyTimer(uint32_t round, bool rearm);
-    /** Stop the READY timer (the exchange ended). */
+    /** Stop the READY timer and the announcements ahead (the exchange ended). */
     void StopReadyTimer();
     /**
      * @param member a member
@@ -177,12 +180,22 @@ class CliqueMembership
      */
     void AnnounceRound(uint32_t round, uint64_t excluded, bool barrier);
     /**
-     * @brief With overlap: tell the members of a round (ring mode: the predecessor) by READY
-     * that this island takes that round's chunks already, while the round before is still being
-     * exchanged; AnnounceRound then sends no READY for it again (a view still goes out).
-     * @param round the next round, whose local steps start now
+     * @brief With overlap: tell the senders of the next round (ring mode: the predecessor) by
+     * READY that this island takes that round's chunks, while the round before is still being
+     * exchanged. A sender is told once the current exchange has at most the round-trip time to
+     * it left (the timeLeft callback), so that its chunks arrive as the exchange ends; all are
+     * told at once when the time left is unknown, none while it is Time::Max() (a receive
+     * stream has not started: ExchangeProgressed asks again). The membership calls again when
+     * the next one is due; AnnounceRound tells those not told yet (a view still goes out to
+     * all).
+     * @param round the next round, whose local steps run now
      */
     void AnnounceAhead(uint32_t round);
+    /**
+     * @brief The current exchange held a chunk: an announcement ahead that waits for a receive
+     * stream to start is reconsidered.
+     */
+    void ExchangeProgressed();
     /**
      * @brief Exclude a member from a round (now, or when the round starts).
      * @param round the round (the current one or a later one)
@@ -239,12 +252,20 @@ class CliqueMembership
      */
     void ReadyTimeout(uint32_t round);
     /**
+     * @param plan a round's plan
+     * @param member a member of it
+     * @return whether the member sends to this island in the round (ring mode: the
+     *         predecessor alone)
+     */
+    bool IsSender(const ExchangePlan& plan, uint32_t member) const;
+    /**
      * @brief Send READY of a round to the members that send to this island in it (ring mode:
      * the predecessor alone).
      * @param round the round
      * @param plan its plan
+     * @param told the members told already, by bit (skipped)
      */
-    void SendReadyToSenders(uint32_t round, const ExchangePlan& plan);
+    void SendReadyToSenders(uint32_t round, const ExchangePlan& plan, uint64_t told);
     /**
      * @param round the current round
      * @return the period of the READY requests
@@ -256,19 +277,22 @@ class CliqueMembership
      * @param excluded the members excluded
      */
     void ApplyView(uint32_t round, uint64_t excluded);
-    uint32_t m_island;                                //!< this island
-    uint16_t m_jobId;                                 //!< the training job
-    uint32_t m_rounds;                                //!< rounds the island runs
-    const WanTopology& m_topology;                    //!< the topology
-    const ExchangePlanner& m_planner;                 //!< makes the plans of views
-    std::vector<ExchangePlan> m_plans;                //!< plan per schedule round
-    uint32_t m_maxRepairAttempts;                     //!< requests before an exclusion
-    Time m_nackTimeout;                               //!< NackTimeout
-    Callbacks m_callbacks;                            //!< where the membership reports
-    std::map<uint32_t, ExchangePlan> m_viewPlans;     //!< plans of rounds with exclusions
-    std::vector<uint32_t> m_peerRound;                //!< highest round announced, by island
-    std::vector<Time> m_peerAnnouncedAt;              //!< when that round was learned, by island
-    uint32_t m_announcedAhead{UINT32_MAX};            //!< the round AnnounceAhead announced
+    uint32_t m_island;                            //!< this island
+    uint16_t m_jobId;                             //!< the training job
+    uint32_t m_rounds;                            //!< rounds the island runs
+    const WanTopology& m_topology;                //!< the topology
+    const ExchangePlanner& m_planner;             //!< makes the plans of views
+    std::vector<ExchangePlan> m_plans;            //!< plan per schedule round
+    uint32_t m_maxRepairAttempts;                 //!< requests before an exclusion
+    Time m_nackTimeout;                           //!< NackTimeout
+    Callbacks m_callbacks;                        //!< where the membership reports
+    std::map<uint32_t, ExchangePlan> m_viewPlans; //!< plans of rounds with exclusions
+    std::vector<uint32_t> m_peerRound;            //!< highest round announced, by island
+    std::vector<Time> m_peerAnnouncedAt;          //!< when that round was learned, by island
+    uint32_t m_announcedAhead{UINT32_MAX};        //!< the round AnnounceAhead announced
+    uint64_t m_aheadTold{0};                      //!< the senders it told, by bit
+    EventId m_aheadEvent;                         //!< the next AnnounceAhead
+    bool m_aheadWaiting{false}; //!< whether AnnounceAhead waits for a receive stream to start
     std::map<uint32_t, uint32_t> m_silence;           //!< member -> requests unanswered
     std::map<uint32_t, uint64_t> m_pendingExclusions; //!< later round -> members to exclude
     std::map<uint32_t, uint32_t> m_departed;          //!< member -> round it was gone in

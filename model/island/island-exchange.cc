@@ -276,6 +276,12 @@ IslandExchange::GetHeldFrom() const
     return 0;
 }
 
+std::optional<Time>
+IslandExchange::GetReceiveTimeLeft() const
+{
+    return std::nullopt;
+}
+
 std::vector<uint32_t>
 IslandExchange::GetAwaited() const
 {

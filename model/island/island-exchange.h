@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -243,6 +244,13 @@ class IslandExchange : public Object
     std::vector<uint32_t> GetAwaited() const;
     /** @return the members some of whose chunks are in the round's sums */
     virtual uint64_t GetHeldFrom() const;
+    /**
+     * @return how long the receive side still takes at its planned rates (the slowest of its
+     *         streams; Time::Max() while one has not started), or none when its streams do not
+     *         cover the rest of the round (the ring's later steps, the tree's total after the
+     *         reduction): the default
+     */
+    virtual std::optional<Time> GetReceiveTimeLeft() const;
     /**
      * @return what the exchange is doing, for reports of rounds that did not complete: the
      *         clique, then the members awaited and the streams started and incomplete (e.g.

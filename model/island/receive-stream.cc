@@ -248,6 +248,12 @@ ReceiveStream::GetHeldCount() const
     return m_held.GetCount();
 }
 
+Time
+ReceiveStream::GetTimeLeft() const
+{
+    return IslandTiming::CeilNanoSeconds((m_end - m_first - GetHeldCount()) * m_timing.intervalS);
+}
+
 uint32_t
 ReceiveStream::GetAttempts() const
 {

@@ -102,6 +102,8 @@ class ReceiveStream
     uint64_t GetHeldCount() const;
     /** @return the NACKs sent since the last progress */
     uint32_t GetAttempts() const;
+    /** @return how long the chunks not held take at the contributor's pacing interval */
+    Time GetTimeLeft() const;
 
   private:
     /** A gap of first transmissions waiting for its deferred NACK (behind an FPGA). */

@@ -136,6 +136,24 @@ RoundExchanges::GetAwaited(uint32_t round) const
     return exchange ? exchange->GetAwaited() : std::vector<uint32_t>();
 }
 
+std::optional<Time>
+RoundExchanges::GetReceiveTimeLeft(uint32_t round) const
+{
+    Ptr<IslandExchange> exchange = Find(round);
+    return exchange ? exchange->GetReceiveTimeLeft() : std::nullopt;
+}
+
+uint32_t
+RoundExchanges::GetStepOf(const ExchangePlan& plan, const IslandSyncHeader& header) const
+{
+    Ptr<IslandExchange> exchange = Find(header.GetRound());
+    if (!exchange)
+    {
+        exchange = IslandExchange::Create(plan.mode);
+    }
+    return exchange->GetStepOf(plan, header);
+}
+
 void
 RoundExchanges::PeerStarted(uint32_t island, uint32_t round)
 {

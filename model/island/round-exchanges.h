@@ -9,10 +9,12 @@
 
 #include "island-exchange.h"
 
+#include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -80,6 +82,19 @@ class RoundExchanges
      * @return the members its exchange waits for now
      */
     std::vector<uint32_t> GetAwaited(uint32_t round) const;
+    /**
+     * @param round a round
+     * @return how long its exchange has left (IslandExchange::GetReceiveTimeLeft; none without
+     *         an exchange)
+     */
+    std::optional<Time> GetReceiveTimeLeft(uint32_t round) const;
+    /**
+     * @param plan the plan of the header's round
+     * @param header a chunk's header
+     * @return its step (IslandExchange::GetStepOf: of the round's exchange, or of one of the
+     *         plan's mode when the round has none)
+     */
+    uint32_t GetStepOf(const ExchangePlan& plan, const IslandSyncHeader& header) const;
     /**
      * @brief A peer announced a round: the exchanges of that round and earlier ones start the
      * streams that waited for it.

@@ -174,6 +174,26 @@ StarExchange::OnStreamExhausted(uint32_t /* source */, const std::string& reason
     }
 }
 
+std::optional<Time>
+StarExchange::GetReceiveTimeLeft() const
+{
+    if (!m_rx)
+    {
+        return std::nullopt;
+    }
+    Time left;
+    for (const auto& [source, stream] : m_rx->streams)
+    {
+        if (!stream.IsStarted())
+        {
+            // Its contributor's start is not known yet.
+            return Time::Max();
+        }
+        left = std::max(left, stream.GetTimeLeft());
+    }
+    return left;
+}
+
 uint64_t
 StarExchange::GetHeldFrom() const
 {

@@ -59,6 +59,7 @@ class StarExchange : public IslandExchange
     void PeerStarted(uint32_t island) override;
     void FitToView() override;
     uint64_t GetHeldFrom() const override;
+    std::optional<Time> GetReceiveTimeLeft() const override;
 
   protected:
     void AddReceiveStreams(const ExchangePlan& plan) override;

@@ -386,13 +386,7 @@ TrainingIslandApplication::GetRingStep(const IslandSyncHeader& header) const
     {
         return NO_RING_STEP;
     }
-    const ExchangePlan& plan = GetPlan(header.GetRound());
-    Ptr<IslandExchange> exchange = m_exchanges->Find(header.GetRound());
-    if (!exchange)
-    {
-        exchange = IslandExchange::Create(plan.mode);
-    }
-    return exchange->GetStepOf(plan, header);
+    return m_exchanges->GetStepOf(GetPlan(header.GetRound()), header);
 }
 
 void
@@ -479,6 +473,7 @@ TrainingIslandApplication::BuildPlans()
     callbacks.active = MakeCallback(&TrainingIslandApplication::IsActive, this);
     callbacks.exchanging = MakeCallback(&TrainingIslandApplication::IsExchanging, this);
     callbacks.awaited = MakeCallback(&RoundExchanges::GetAwaited, m_exchanges.get());
+    callbacks.timeLeft = MakeCallback(&RoundExchanges::GetReceiveTimeLeft, m_exchanges.get());
     m_membership->SetCallbacks(callbacks);
 }
 
@@ -736,21 +731,23 @@ TrainingIslandApplication::StartExchange()
 {
     NS_LOG_FUNCTION(this << m_round);
     m_exchangeStartedTrace(m_island, m_round, GetPlan(m_round).clique, m_parameters);
+    const uint32_t round = m_round;
+    const bool next = m_overlap && round + 1 < m_rounds && round + 1 != m_crashRound;
     if (m_overlap)
     {
         m_compute->TakeSnapshot();
-        if (m_round + 1 < m_rounds && m_round + 1 != m_crashRound)
-        {
-            StartCompute(m_round + 1);
-            if (m_cliqueBarrier)
-            {
-                // The next round's chunks are welcome from now on: its READY goes out while
-                // this round's exchange runs, so no stream of it waits for one later.
-                m_membership->AnnounceAhead(m_round + 1);
-            }
-        }
+    }
+    if (next)
+    {
+        StartCompute(round + 1);
     }
     BeginExchange();
+    if (next && m_cliqueBarrier && m_exchanging && m_round == round)
+    {
+        // The next round's READY goes out while this exchange runs, to each sender as its
+        // chunks would arrive when the exchange ends, so no stream of it waits a round trip.
+        m_membership->AnnounceAhead(round + 1);
+    }
 }
 
 void
@@ -834,6 +831,7 @@ TrainingIslandApplication::ExchangeProgressed(uint32_t round)
 {
     if (round == m_round)
     {
+        m_membership->ExchangeProgressed();
         CheckExchangeComplete();
     }
 }

@@ -219,6 +219,13 @@ TreeExchange::FitToView()
     }
 }
 
+std::optional<Time>
+TreeExchange::GetReceiveTimeLeft() const
+{
+    // A member's receive stream is the total, which the reduction holds back.
+    return std::nullopt;
+}
+
 uint64_t
 TreeExchange::GetHeldFrom() const
 {

@@ -85,6 +85,7 @@ class TreeExchange : public MulticastExchange
     void PeerStarted(uint32_t island) override;
     void FitToView() override;
     uint64_t GetHeldFrom() const override;
+    std::optional<Time> GetReceiveTimeLeft() const override;
 
   protected:
     void AddReceiveStreams(const ExchangePlan& plan) override;
