@@ -168,6 +168,72 @@ TEST(ScheduleMetrics, OverlapReferenceValuesAreReproducedForEveryScheduleAndMode
     ExpectReferenceValues("reference-values-overlap.json", true);
 }
 
+TEST(ScheduleMetrics, MixedReferenceValuesAreReproducedForEverySchedule)
+{
+    // Cliques of one round with different algorithms (doc/schedule-model.rst, "Time of a mixed
+    // round"); the last schedule separates the rule from its near readings.
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    auto ref = nlohmann::json::parse(ReadTextFile(SRC + "/test/data/reference-values-mixed.json"));
+    ScheduleMetrics metrics(topology, ReferenceSettings(ref["params"]));
+    uint32_t evaluations = 0;
+    for (const auto& [name, entry] : ref["schedules"].items())
+    {
+        const CliqueSchedule schedule =
+            CliqueSchedule::Parse(entry["schedule"].dump(), name, topology).Resolve({}, name);
+        const nlohmann::json& v = entry["metrics"];
+        ScheduleMetrics::Evaluation e = metrics.Evaluate(schedule);
+        ASSERT_EQ(e.rounds.size(), v["round_times_s"].size()) << name;
+        for (uint32_t r = 0; r < e.rounds.size(); ++r)
+        {
+            ExpectClose(e.rounds[r].roundS, v["round_times_s"][r], name + " T_r");
+            ExpectClose(e.rounds[r].commS, v["comm_times_s"][r], name + " T_comm");
+        }
+        ExpectClose(e.periodS, v["T_period_s"], name + " T");
+        ExpectClose(e.rhoPeriod, v["rho_period"], name + " rho");
+        ExpectClose(e.rhoRandom, v["rho_random_rotation"], name + " rho_rand");
+        ExpectClose(e.tEpsS, v["T_eps_s"], name + " T_eps");
+        ExpectClose(e.rEps, v["R_eps"], name + " R_eps");
+        ExpectClose(e.xiS, v["Xi_s"], name + " Xi");
+        ++evaluations;
+    }
+    EXPECT_EQ(evaluations, 4U);
+}
+
+TEST(ScheduleMetrics, AMixedRoundOfOneAlgorithmIsThatModesRound)
+{
+    // GetRoundCost with one algorithm per clique, all the same, is the mode's round; a ring
+    // beside a non-ring clique slows it through the shared loads only where they meet.
+    WanTopology topology = WanTopology::LoadFile(SRC + "/topologies/reference-wan.json");
+    ScheduleMetrics::Settings settings;
+    settings.modelBytes = 1e10;
+    ScheduleMetrics metrics(topology, settings);
+    const CliqueSchedule::Round round = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+    for (CapabilityMode mode : GetAllCapabilityModes())
+    {
+        const auto one = metrics.GetRoundCost(round, mode);
+        const auto mixed = metrics.GetRoundCost(round, std::vector<CapabilityMode>(3, mode));
+        EXPECT_EQ(mixed.commS, one.commS) << CapabilityModeToString(mode);
+        EXPECT_EQ(mixed.loads, one.loads) << CapabilityModeToString(mode);
+        EXPECT_EQ(mixed.criticalPath, one.criticalPath) << CapabilityModeToString(mode);
+    }
+    // Mixed: T_comm = max(A over the non-ring cliques, the ring's T_ring), each alone no larger.
+    const std::vector<CapabilityMode> algorithms = {CapabilityMode::RING,
+                                                    CapabilityMode::BOTH,
+                                                    CapabilityMode::UNICAST};
+    const auto mixed = metrics.GetRoundCost(round, algorithms);
+    const auto ring = metrics.GetRoundCost({round[0]}, CapabilityMode::RING);
+    EXPECT_GE(mixed.commS, ring.commS);
+    double latencyS = 0;
+    for (uint32_t c = 1; c < 3; ++c)
+    {
+        latencyS = std::max(latencyS,
+                            metrics.GetLinkLoadModel().GetCliqueLatencyMs(round[c], algorithms[c]) /
+                                1000.0);
+    }
+    EXPECT_DOUBLE_EQ(mixed.latencyS, latencyS);
+    EXPECT_GE(mixed.commS, mixed.latencyS + mixed.bottleneckS - 1e-12);
+}
+
 TEST(ScheduleMetrics, AllReduceAndColocatedClosedForms)
 {
     // All-reduce every T: D_0 = 0, so Xi = (N-1)/N T^2/2 / T = (N-1)/N T/2.

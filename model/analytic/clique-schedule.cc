@@ -23,9 +23,35 @@ const std::string SCHEDULE_SOURCE = "<schedule>";
 } // namespace
 
 CliqueSchedule::CliqueSchedule(uint32_t nIslands, std::vector<Round> rounds)
-    : m_nIslands(nIslands),
-      m_rounds(std::move(rounds))
+    : CliqueSchedule(nIslands, std::move(rounds), {})
 {
+}
+
+CliqueSchedule::CliqueSchedule(uint32_t nIslands,
+                               std::vector<Round> rounds,
+                               std::vector<RoundAlgorithms> algorithms)
+    : m_nIslands(nIslands),
+      m_rounds(std::move(rounds)),
+      m_algorithms(std::move(algorithms))
+{
+    if (m_algorithms.empty())
+    {
+        for (const Round& round : m_rounds)
+        {
+            m_algorithms.emplace_back(round.size());
+        }
+    }
+    bool shaped = m_algorithms.size() == m_rounds.size();
+    for (std::size_t r = 0; shaped && r < m_rounds.size(); ++r)
+    {
+        shaped = m_algorithms[r].size() == m_rounds[r].size();
+    }
+    if (!shaped)
+    {
+        throw WanInputError(SCHEDULE_SOURCE,
+                            "$.rounds",
+                            "the algorithms must name one entry per clique of every round");
+    }
     Index();
 }
 
@@ -129,6 +155,7 @@ CliqueSchedule::Parse(const std::string& text,
              std::string("must be an array of rounds (got ") + rounds.type_name() + ")");
     }
     std::vector<Round> parsed;
+    std::vector<RoundAlgorithms> algorithms;
     for (std::size_t r = 0; r < rounds.size(); ++r)
     {
         std::string rp = "$.rounds[" + std::to_string(r) + "]";
@@ -138,14 +165,51 @@ CliqueSchedule::Parse(const std::string& text,
                  std::string("must be an array of cliques (got ") + rounds[r].type_name() + ")");
         }
         Round round;
+        RoundAlgorithms roundAlgorithms;
         for (std::size_t c = 0; c < rounds[r].size(); ++c)
         {
             std::string cp = rp + "[" + std::to_string(c) + "]";
-            const Json& clique = rounds[r][c];
+            const Json* list = &rounds[r][c];
+            std::optional<CapabilityMode> algorithm;
+            if (list->is_object())
+            {
+                // {"members": [...], "algorithm": "..."}
+                const Json& object = *list;
+                for (auto it = object.begin(); it != object.end(); ++it)
+                {
+                    if (it.key() != "members" && it.key() != "algorithm")
+                    {
+                        fail(cp + "." + it.key(), "unknown field (known: members, algorithm)");
+                    }
+                }
+                if (!object.contains("members") || !object.contains("algorithm"))
+                {
+                    fail(cp, "a clique object needs 'members' and 'algorithm'");
+                }
+                if (!object["algorithm"].is_string())
+                {
+                    fail(cp + ".algorithm",
+                         std::string("must be an algorithm name (got ") +
+                             object["algorithm"].type_name() + ")");
+                }
+                try
+                {
+                    algorithm = CapabilityModeFromString(object["algorithm"].get<std::string>());
+                }
+                catch (const WanInputError& e)
+                {
+                    fail(cp + ".algorithm", e.GetReason());
+                }
+                list = &object["members"];
+                cp += ".members";
+            }
+            const Json& clique = *list;
             if (!clique.is_array())
             {
                 fail(cp,
-                     std::string("must be an array of city ids (got ") + clique.type_name() + ")");
+                     std::string("must be an array of city ids or an object with members and "
+                                 "algorithm (got ") +
+                         clique.type_name() + ")");
             }
             Clique members;
             for (std::size_t m = 0; m < clique.size(); ++m)
@@ -165,12 +229,14 @@ CliqueSchedule::Parse(const std::string& text,
                 members.push_back(topology.GetCityIndex(id));
             }
             round.push_back(members);
+            roundAlgorithms.push_back(algorithm);
         }
         parsed.push_back(round);
+        algorithms.push_back(roundAlgorithms);
     }
     try
     {
-        return CliqueSchedule(topology.GetNCities(), parsed);
+        return CliqueSchedule(topology.GetNCities(), parsed, algorithms);
     }
     catch (const WanInputError& e)
     {
@@ -183,17 +249,21 @@ std::string
 CliqueSchedule::ToJson(const WanTopology& topology) const
 {
     nlohmann::json rounds = nlohmann::json::array();
-    for (const auto& round : m_rounds)
+    for (std::size_t r = 0; r < m_rounds.size(); ++r)
     {
         nlohmann::json cliques = nlohmann::json::array();
-        for (const auto& clique : round)
+        for (std::size_t c = 0; c < m_rounds[r].size(); ++c)
         {
             nlohmann::json ids = nlohmann::json::array();
-            for (uint32_t island : clique)
+            for (uint32_t island : m_rounds[r][c])
             {
                 ids.push_back(topology.GetCity(island).id);
             }
-            cliques.push_back(ids);
+            const std::optional<CapabilityMode>& algorithm = m_algorithms[r][c];
+            cliques.push_back(
+                algorithm ? nlohmann::json{{"members", ids},
+                                           {"algorithm", CapabilityModeToString(*algorithm)}}
+                          : ids);
         }
         rounds.push_back(cliques);
     }
@@ -234,6 +304,66 @@ const std::vector<CliqueSchedule::Round>&
 CliqueSchedule::GetRounds() const
 {
     return m_rounds;
+}
+
+std::optional<CapabilityMode>
+CliqueSchedule::GetAlgorithm(uint32_t r, uint32_t c) const
+{
+    return m_algorithms.at(r).at(c);
+}
+
+bool
+CliqueSchedule::HasAlgorithms() const
+{
+    for (const RoundAlgorithms& round : m_algorithms)
+    {
+        for (const std::optional<CapabilityMode>& algorithm : round)
+        {
+            if (algorithm)
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+CliqueSchedule
+CliqueSchedule::WithMode(CapabilityMode mode) const
+{
+    std::vector<RoundAlgorithms> algorithms;
+    for (const Round& round : m_rounds)
+    {
+        algorithms.emplace_back(round.size(), mode);
+    }
+    return CliqueSchedule(m_nIslands, m_rounds, algorithms);
+}
+
+CliqueSchedule
+CliqueSchedule::Resolve(std::optional<CapabilityMode> mode, const std::string& source) const
+{
+    if (mode)
+    {
+        return WithMode(*mode);
+    }
+    for (std::size_t r = 0; r < m_rounds.size(); ++r)
+    {
+        for (std::size_t c = 0; c < m_rounds[r].size(); ++c)
+        {
+            if (!m_algorithms[r][c] && m_rounds[r][c].size() >= 2)
+            {
+                throw WanInputError(
+                    source,
+                    "$.rounds[" + std::to_string(r) + "][" + std::to_string(c) + "]",
+                    std::string(HasAlgorithms() ? "a plain list among cliques with their "
+                                                  "algorithms"
+                                                : "a clique without an algorithm") +
+                        ": give it {\"members\": [...], \"algorithm\": ...}, or "
+                        "force one mode for every clique (--mode)");
+            }
+        }
+    }
+    return *this;
 }
 
 uint32_t

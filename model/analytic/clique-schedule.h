@@ -7,9 +7,11 @@
 #ifndef CLIQUE_SCHEDULE_H
 #define CLIQUE_SCHEDULE_H
 
+#include "capability-mode.h"
 #include "wan-input-error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,9 +28,14 @@ class WanTopology;
  * round idles in it (it is a singleton clique: it keeps its model). A clique replaces its
  * members' models by their average. The schedule repeats with its period.
  *
+ * A clique may carry the exchange algorithm it uses (doc/schedule-model.rst, "Capability
+ * sets and mixed rounds"); a clique without one takes the run's mode (WithMode).
+ *
  * JSON form, by city id (the form of the reference values):
- * `{"rounds": [[["nyc","chi","lax"], ["lon","fra","ams"]], [["nyc","lon"]]]}`.
- * Validated: at least one round, every clique non-empty, known ids, no island twice in a round.
+ * `{"rounds": [[["nyc","chi","lax"], ["lon","fra","ams"]], [["nyc","lon"]]]}`, a clique with
+ * its algorithm as `{"members": ["nyc","lon"], "algorithm": "ring"}`.
+ * Validated: at least one round, every clique non-empty, known ids, no island twice in a round,
+ * known algorithms.
  */
 class CliqueSchedule
 {
@@ -37,6 +44,9 @@ class CliqueSchedule
     using Clique = std::vector<uint32_t>;
     /** A round: disjoint cliques; islands in none of them idle. */
     using Round = std::vector<Clique>;
+
+    /** The algorithm of each clique of a round (none: the run's mode). */
+    using RoundAlgorithms = std::vector<std::optional<CapabilityMode>>;
 
     /** The clique index of an island that idles in a round. */
     static constexpr uint32_t IDLE = UINT32_MAX;
@@ -48,6 +58,17 @@ class CliqueSchedule
      * @throws WanInputError (source `<schedule>`) when the rounds are not valid
      */
     CliqueSchedule(uint32_t nIslands, std::vector<Round> rounds);
+    /**
+     * @brief Build and validate a schedule whose cliques may carry their algorithms.
+     * @param nIslands number of islands
+     * @param rounds the rounds
+     * @param algorithms per round, one entry per clique (none: the run's mode)
+     * @throws WanInputError (source `<schedule>`) when the rounds are not valid or the
+     *         algorithms do not have the rounds' shape
+     */
+    CliqueSchedule(uint32_t nIslands,
+                   std::vector<Round> rounds,
+                   std::vector<RoundAlgorithms> algorithms);
 
     /**
      * @brief Parse and validate a schedule file against a topology's city ids.
@@ -97,6 +118,29 @@ class CliqueSchedule
     const std::vector<Round>& GetRounds() const;
     /**
      * @param r a round index
+     * @param c a clique index in it
+     * @return the clique's algorithm (none: it takes the run's mode)
+     */
+    std::optional<CapabilityMode> GetAlgorithm(uint32_t r, uint32_t c) const;
+    /** @return whether any clique carries an algorithm */
+    bool HasAlgorithms() const;
+    /**
+     * @param mode an algorithm
+     * @return this schedule with every clique using it (what a forced mode, --mode, does)
+     */
+    CliqueSchedule WithMode(CapabilityMode mode) const;
+    /**
+     * @brief The algorithms every clique uses: a forced mode's, or the schedule's own.
+     * @param mode the forced mode (none: the schedule's)
+     * @param source the schedule's file, for the error
+     * @return the schedule with an algorithm on every clique
+     * @throws WanInputError naming the round and clique of a clique of two or more members
+     *         without an algorithm when no mode is forced (a plain list takes --mode)
+     */
+    CliqueSchedule Resolve(std::optional<CapabilityMode> mode, const std::string& source) const;
+
+    /**
+     * @param r a round index
      * @param island an island index
      * @return the index of the island's clique in round r, or IDLE
      */
@@ -141,6 +185,7 @@ class CliqueSchedule
 
     uint32_t m_nIslands;                         //!< number of islands
     std::vector<Round> m_rounds;                 //!< the rounds
+    std::vector<RoundAlgorithms> m_algorithms;   //!< [round][clique] -> algorithm or none
     std::vector<std::vector<uint32_t>> m_member; //!< [round][island] -> clique or IDLE
 };
 

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
 namespace ns3
 {
@@ -72,70 +71,6 @@ Marked(const std::vector<bool>& marks)
 }
 
 } // namespace
-
-bool
-UsesMulticast(CapabilityMode mode)
-{
-    return mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH ||
-           mode == CapabilityMode::TREE;
-}
-
-bool
-UsesAggregation(CapabilityMode mode)
-{
-    return mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH ||
-           mode == CapabilityMode::TREE;
-}
-
-std::string
-CapabilityModeToString(CapabilityMode mode)
-{
-    switch (mode)
-    {
-    case CapabilityMode::UNICAST:
-        return "unicast";
-    case CapabilityMode::MULTICAST:
-        return "multicast";
-    case CapabilityMode::AGGREGATION:
-        return "aggregation";
-    case CapabilityMode::BOTH:
-        return "both";
-    case CapabilityMode::RING:
-        return "ring";
-    case CapabilityMode::TREE:
-        return "tree";
-    }
-    NS_FATAL_ERROR("unknown capability mode " << static_cast<int>(mode));
-    return "";
-}
-
-std::vector<CapabilityMode>
-GetAllCapabilityModes()
-{
-    return {CapabilityMode::UNICAST,
-            CapabilityMode::MULTICAST,
-            CapabilityMode::AGGREGATION,
-            CapabilityMode::BOTH,
-            CapabilityMode::RING,
-            CapabilityMode::TREE};
-}
-
-CapabilityMode
-CapabilityModeFromString(const std::string& name)
-{
-    std::ostringstream known;
-    for (CapabilityMode mode : GetAllCapabilityModes())
-    {
-        if (CapabilityModeToString(mode) == name)
-        {
-            return mode;
-        }
-        known << (known.tellp() > 0 ? ", " : "") << CapabilityModeToString(mode);
-    }
-    throw WanInputError("<mode>",
-                        "mode",
-                        "unknown mode '" + name + "' (known: " + known.str() + ")");
-}
 
 LinkLoadModel::LinkLoadModel(const WanTopology& topology)
     : m_topology(topology),
@@ -495,13 +430,22 @@ LinkLoadModel::CheckFpgaPlacement(const CliqueSchedule::Round& round,
                                   CapabilityMode mode,
                                   const std::string& roundName) const
 {
-    if (mode != CapabilityMode::TREE)
+    CheckFpgaPlacement(round, std::vector<CapabilityMode>(round.size(), mode), roundName);
+}
+
+void
+LinkLoadModel::CheckFpgaPlacement(const CliqueSchedule::Round& round,
+                                  const std::vector<CapabilityMode>& algorithms,
+                                  const std::string& roundName) const
+{
+    NS_ABORT_MSG_IF(algorithms.size() != round.size(),
+                    "CheckFpgaPlacement: " << algorithms.size() << " algorithms for "
+                                           << round.size() << " cliques");
+    for (std::size_t c = 0; c < round.size(); ++c)
     {
-        return;
-    }
-    for (const CliqueSchedule::Clique& clique : round)
-    {
-        const uint32_t city = FindRouterWithoutFpga(clique);
+        const CliqueSchedule::Clique& clique = round[c];
+        const uint32_t city =
+            algorithms[c] == CapabilityMode::TREE ? FindRouterWithoutFpga(clique) : NO_CITY;
         if (city == NO_CITY)
         {
             continue;
@@ -673,10 +617,20 @@ LinkLoadModel::GetCliqueLoads(const CliqueSchedule::Clique& clique, CapabilityMo
 std::vector<double>
 LinkLoadModel::GetRoundLoads(const CliqueSchedule::Round& round, CapabilityMode mode) const
 {
+    return GetRoundLoads(round, std::vector<CapabilityMode>(round.size(), mode));
+}
+
+std::vector<double>
+LinkLoadModel::GetRoundLoads(const CliqueSchedule::Round& round,
+                             const std::vector<CapabilityMode>& algorithms) const
+{
+    NS_ABORT_MSG_IF(algorithms.size() != round.size(),
+                    "GetRoundLoads: " << algorithms.size() << " algorithms for " << round.size()
+                                      << " cliques");
     std::vector<double> loads(m_nDirected, 0.0);
-    for (const CliqueSchedule::Clique& clique : round)
+    for (std::size_t c = 0; c < round.size(); ++c)
     {
-        std::vector<double> cliqueLoads = GetCliqueLoads(clique, mode);
+        std::vector<double> cliqueLoads = GetCliqueLoads(round[c], algorithms[c]);
         for (uint32_t d = 0; d < m_nDirected; ++d)
         {
             loads[d] += cliqueLoads[d];

@@ -7,6 +7,7 @@
 #ifndef LINK_LOAD_MODEL_H
 #define LINK_LOAD_MODEL_H
 
+#include "capability-mode.h"
 #include "clique-schedule.h"
 #include "wan-topology.h"
 
@@ -17,58 +18,6 @@
 
 namespace ns3
 {
-
-/**
- * @ingroup wan-training
- * @brief How a clique exchanges a model (doc/schedule-model.rst, "Streams per directed link").
- */
-enum class CapabilityMode
-{
-    UNICAST,     //!< a copy to each other member
-    MULTICAST,   //!< one copy per sender, replicated by the routers along its source tree
-    AGGREGATION, //!< unicast copies, summed by the FPGA at each receiver's edge
-    BOTH,        //!< multicast copies, summed at each receiver's edge
-    RING,        //!< baseline ring all-reduce (reduce-scatter + all-gather)
-    TREE         //!< a tree around a root, summed by the FPGA of every router of its in-tree
-};
-
-/**
- * @ingroup wan-training
- * @param mode a capability mode
- * @return its name: "unicast", "multicast", "aggregation", "both", "ring" or "tree"
- */
-std::string CapabilityModeToString(CapabilityMode mode);
-
-/**
- * @ingroup wan-training
- * @param name a mode name as CapabilityModeToString writes it
- * @return the mode
- * @throws WanInputError (source `<mode>`, path `mode`) naming the known modes when the name is
- * unknown
- */
-CapabilityMode CapabilityModeFromString(const std::string& name);
-
-/**
- * @ingroup wan-training
- * @param mode a capability mode
- * @return whether its islands send to multicast groups (multicast, both; tree: the root sends
- *         the total to one)
- */
-bool UsesMulticast(CapabilityMode mode);
-
-/**
- * @ingroup wan-training
- * @param mode a capability mode
- * @return whether in-line FPGAs sum its contributions: at the receivers' edges (aggregation,
- *         both) or on every router of a clique's in-tree (tree)
- */
-bool UsesAggregation(CapabilityMode mode);
-
-/**
- * @ingroup wan-training
- * @return every capability mode, in declaration order
- */
-std::vector<CapabilityMode> GetAllCapabilityModes();
 
 /**
  * @ingroup wan-training
@@ -158,6 +107,13 @@ class LinkLoadModel
      */
     std::vector<double> GetRoundLoads(const CliqueSchedule::Round& round,
                                       CapabilityMode mode) const;
+    /**
+     * @param round the cliques of a round
+     * @param algorithms the algorithm of each clique (mixed rounds)
+     * @return streams per directed link, each clique's by its own algorithm's row
+     */
+    std::vector<double> GetRoundLoads(const CliqueSchedule::Round& round,
+                                      const std::vector<CapabilityMode>& algorithms) const;
 
     /**
      * @param source the sending island
@@ -216,6 +172,17 @@ class LinkLoadModel
      */
     void CheckFpgaPlacement(const CliqueSchedule::Round& round,
                             CapabilityMode mode,
+                            const std::string& roundName) const;
+    /**
+     * @brief The same for a round whose cliques use their own algorithms: every tree clique is
+     * checked.
+     * @param round the cliques of a round
+     * @param algorithms the algorithm of each clique
+     * @param roundName how the error names the round
+     * @throws WanConfigError as above
+     */
+    void CheckFpgaPlacement(const CliqueSchedule::Round& round,
+                            const std::vector<CapabilityMode>& algorithms,
                             const std::string& roundName) const;
 
     /**

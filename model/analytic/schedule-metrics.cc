@@ -242,41 +242,63 @@ ScheduleMetrics::GetRingTime(const RingHops& hops, const std::vector<double>& li
 ScheduleMetrics::RoundCost
 ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const
 {
-    m_links.CheckFpgaPlacement(round, mode, "a round");
+    return GetRoundCost(round, std::vector<CapabilityMode>(round.size(), mode));
+}
+
+ScheduleMetrics::RoundCost
+ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round,
+                              const std::vector<CapabilityMode>& algorithms) const
+{
+    m_links.CheckFpgaPlacement(round, algorithms, "a round");
     RoundCost cost;
-    cost.loads = m_links.GetRoundLoads(round, mode);
-    const bool ring = mode == CapabilityMode::RING;
-    for (const CliqueSchedule::Clique& clique : round)
-    {
-        // A ring has no latency term of its own: its recursion below times it.
-        cost.latencyS =
-            ring ? 0.0 : std::max(cost.latencyS, m_links.GetCliqueLatencyMs(clique, mode) / 1000.0);
-    }
+    cost.loads = m_links.GetRoundLoads(round, algorithms);
     std::vector<double> linkS(cost.loads.size(), 0.0);
     for (uint32_t d = 0; d < cost.loads.size(); ++d)
     {
-        double seconds = 8.0 * m_settings.modelBytes * cost.loads[d] / m_capacityBps[d];
-        linkS[d] = seconds;
-        if (seconds > cost.bottleneckS)
+        linkS[d] = 8.0 * m_settings.modelBytes * cost.loads[d] / m_capacityBps[d];
+    }
+    // A: the non-ring cliques' largest latency and the busiest link their streams use.
+    std::vector<bool> used(cost.loads.size(), false);
+    bool star = false;
+    for (std::size_t c = 0; c < round.size(); ++c)
+    {
+        if (round[c].size() < 2 || algorithms[c] == CapabilityMode::RING)
         {
-            cost.bottleneckS = seconds;
+            continue;
+        }
+        star = true;
+        cost.latencyS =
+            std::max(cost.latencyS, m_links.GetCliqueLatencyMs(round[c], algorithms[c]) / 1000.0);
+        const std::vector<double> loads = m_links.GetCliqueLoads(round[c], algorithms[c]);
+        for (uint32_t d = 0; d < loads.size(); ++d)
+        {
+            used[d] = used[d] || loads[d] > 0;
+        }
+    }
+    for (uint32_t d = 0; d < linkS.size(); ++d)
+    {
+        if ((used[d] || !star) && linkS[d] > cost.bottleneckS)
+        {
+            cost.bottleneckS = linkS[d];
             cost.bottleneckLink = d;
         }
     }
-    if (ring)
+    const double a = star ? cost.latencyS + cost.bottleneckS : 0.0;
+    // The largest T_ring of the round's ring cliques, each under the round's loads.
+    double ringS = 0;
+    for (std::size_t c = 0; c < round.size(); ++c)
     {
-        // The largest T_ring of the round's cliques, each under the round's loads.
-        for (const CliqueSchedule::Clique& clique : round)
+        if (round[c].size() < 2 || algorithms[c] != CapabilityMode::RING)
         {
-            if (clique.size() < 2)
+            continue;
+        }
+        RingHops hops = GetRingHops(round[c]);
+        RingTime time = GetRingTime(hops, linkS);
+        if (time.timeS > ringS)
+        {
+            ringS = time.timeS;
+            if (ringS > a)
             {
-                continue;
-            }
-            RingHops hops = GetRingHops(clique);
-            RingTime time = GetRingTime(hops, linkS);
-            if (time.timeS > cost.commS)
-            {
-                cost.commS = time.timeS;
                 cost.chainLatencyS = time.chainLatencyS;
                 cost.criticalPath.clear();
                 for (uint32_t i = 0; i <= time.hops; ++i)
@@ -286,11 +308,16 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode
                 }
             }
         }
-        cost.latencyS = cost.commS - cost.bottleneckS;
     }
-    else
+    if (ringS <= a)
     {
-        cost.commS = cost.latencyS + cost.bottleneckS;
+        cost.criticalPath.clear();
+        cost.chainLatencyS = 0;
+    }
+    cost.commS = std::max(a, ringS);
+    if (!star)
+    {
+        cost.latencyS = cost.commS - cost.bottleneckS;
     }
     cost.roundS = GetRoundTime(cost.commS);
     return cost;
@@ -299,20 +326,36 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode
 ScheduleMetrics::Evaluation
 ScheduleMetrics::Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) const
 {
+    return Evaluate(schedule.WithMode(mode));
+}
+
+ScheduleMetrics::Evaluation
+ScheduleMetrics::Evaluate(const CliqueSchedule& schedule) const
+{
     const uint32_t n = m_links.GetTopology().GetNCities();
     NS_ABORT_MSG_IF(schedule.GetNIslands() != n,
                     "ScheduleMetrics: a schedule of " << schedule.GetNIslands()
                                                       << " islands on a topology of " << n);
     const std::vector<CliqueSchedule::Round>& rounds = schedule.GetRounds();
+    std::vector<std::vector<CapabilityMode>> algorithms(rounds.size());
     for (uint32_t r = 0; r < rounds.size(); ++r)
     {
-        m_links.CheckFpgaPlacement(rounds[r], mode, "schedule round " + std::to_string(r));
+        for (uint32_t c = 0; c < rounds[r].size(); ++c)
+        {
+            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
+            NS_ABORT_MSG_IF(!algorithm && rounds[r][c].size() >= 2,
+                            "ScheduleMetrics::Evaluate: round " << r << ", clique " << c
+                                                                << " has no algorithm "
+                                                                   "(CliqueSchedule::Resolve)");
+            algorithms[r].push_back(algorithm.value_or(CapabilityMode::UNICAST));
+        }
+        m_links.CheckFpgaPlacement(rounds[r], algorithms[r], "schedule round " + std::to_string(r));
     }
     Evaluation e;
     std::vector<double> times;
-    for (const CliqueSchedule::Round& round : rounds)
+    for (uint32_t r = 0; r < rounds.size(); ++r)
     {
-        e.rounds.push_back(GetRoundCost(round, mode));
+        e.rounds.push_back(GetRoundCost(rounds[r], algorithms[r]));
         times.push_back(e.rounds.back().roundS);
         e.periodS += times.back();
     }

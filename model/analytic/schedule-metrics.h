@@ -135,6 +135,23 @@ class ScheduleMetrics
      * (LinkLoadModel::CheckFpgaPlacement): it has no cost, since it cannot run
      */
     RoundCost GetRoundCost(const CliqueSchedule::Round& round, CapabilityMode mode) const;
+    /**
+     * @brief The cost of a mixed round (doc/schedule-model.rst, "Time of a mixed round"): the
+     * loads sum every clique's streams by its own algorithm; T_comm = max(A, the largest
+     * T_ring of its ring cliques under those loads), A = the largest Lat(C) of its other
+     * cliques of two or more members + the busiest link among those their streams use (A = 0
+     * without such cliques).
+     *
+     * latencyS, bottleneckS and bottleneckLink describe A (without non-ring cliques: the
+     * busiest link of all, latencyS = commS - bottleneckS); criticalPath and chainLatencyS the
+     * slowest ring when a ring sets T_comm.
+     * @param round the cliques of a round
+     * @param algorithms the algorithm of each clique (one-member cliques: ignored)
+     * @return its loads, T_comm and T_r
+     * @throws WanConfigError (field `fpga`) for a tree clique across a router without an FPGA
+     */
+    RoundCost GetRoundCost(const CliqueSchedule::Round& round,
+                           const std::vector<CapabilityMode>& algorithms) const;
 
     /**
      * @param clique the member islands (two or more)
@@ -201,6 +218,14 @@ class ScheduleMetrics
      * naming its schedule round (LinkLoadModel::CheckFpgaPlacement)
      */
     Evaluation Evaluate(const CliqueSchedule& schedule, CapabilityMode mode) const;
+    /**
+     * @param schedule the schedule, every clique of two or more members with its algorithm
+     *        (CliqueSchedule::Resolve)
+     * @return every metric of the schedule model, each round timed as a mixed round
+     * @throws WanConfigError (field `fpga`) for a tree clique across a router without an FPGA,
+     * naming its schedule round
+     */
+    Evaluation Evaluate(const CliqueSchedule& schedule) const;
 
     /**
      * @param n number of islands

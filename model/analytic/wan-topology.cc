@@ -407,7 +407,7 @@ WanTopology::Parse(const std::string& text,
     if (doc.contains("capabilities"))
     {
         const Json& caps = r.Member(doc, "$", "capabilities", Json::value_t::object);
-        r.OnlyKeys(caps, "$.capabilities", {"multicast", "aggregation"});
+        r.OnlyKeys(caps, "$.capabilities", {"multicast", "aggregation", "core"});
         if (caps.contains("multicast"))
         {
             t.m_multicast =
@@ -417,6 +417,16 @@ WanTopology::Parse(const std::string& text,
         {
             t.m_aggregation =
                 r.Member(caps, "$.capabilities", "aggregation", Json::value_t::boolean).get<bool>();
+        }
+        if (caps.contains("core"))
+        {
+            t.m_core = r.Member(caps, "$.capabilities", "core", Json::value_t::boolean).get<bool>();
+            if (t.m_core && !t.m_aggregation)
+            {
+                r.Fail("$.capabilities.core",
+                       "FPGAs on the routers (core) imply the edge FPGAs of aggregation, but "
+                       "$.capabilities.aggregation is not true");
+            }
         }
     }
 
@@ -752,6 +762,12 @@ bool
 WanTopology::HasAggregation() const
 {
     return m_aggregation;
+}
+
+bool
+WanTopology::HasCore() const
+{
+    return m_core;
 }
 
 bool

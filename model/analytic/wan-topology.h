@@ -223,6 +223,11 @@ class WanTopology
     /** @return whether the WAN's routers host in-line summing FPGAs */
     bool HasAggregation() const;
     /**
+     * @return whether those FPGAs also sum in the core, on every router of a reduction tree
+     *         (`capabilities.core`, default false; it needs `aggregation`)
+     */
+    bool HasCore() const;
+    /**
      * @brief Whether a city's router hosts a summing FPGA (doc/schedule-model.rst, "Where the
      * FPGAs are").
      *
@@ -261,6 +266,7 @@ class WanTopology
     std::vector<uint32_t> m_downLinks;                            //!< WAN links down, sorted
     bool m_multicast{false};                                      //!< multicast capability
     bool m_aggregation{false};                                    //!< aggregation capability
+    bool m_core{false};                                           //!< core capability
     uint32_t m_defaultMtu{0};                                     //!< defaults.mtu_bytes
 };
 

@@ -1,0 +1,190 @@
+/*
+ * Copyright (c) 2026 The wan-training authors
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "capability-set.h"
+
+#include "wan-input-error.h"
+#include "wan-topology.h"
+
+#include <sstream>
+
+namespace ns3
+{
+
+CapabilitySet::CapabilitySet(bool multicast, bool aggregation, bool core)
+    : m_multicast(multicast),
+      m_aggregation(aggregation || core),
+      m_core(core)
+{
+}
+
+CapabilitySet
+CapabilitySet::Parse(const std::string& text, const std::string& source, const std::string& field)
+{
+    const std::string valid = "multicast, aggregation and core, or none";
+    if (text.empty())
+    {
+        throw WanInputError(source, field, "an empty capability set (give " + valid + ")");
+    }
+    bool multicast = false;
+    bool aggregation = false;
+    bool core = false;
+    bool none = false;
+    uint32_t tokens = 0;
+    std::istringstream in(text);
+    std::string token;
+    while (std::getline(in, token, ','))
+    {
+        ++tokens;
+        bool* flag = token == "multicast"     ? &multicast
+                     : token == "aggregation" ? &aggregation
+                     : token == "core"        ? &core
+                     : token == "none"        ? &none
+                                              : nullptr;
+        if (!flag)
+        {
+            throw WanInputError(source,
+                                field,
+                                "unknown capability '" + token + "' in '" + text +
+                                    "' (the tokens are " + valid + ")");
+        }
+        if (*flag)
+        {
+            throw WanInputError(source, field, "'" + token + "' given twice in '" + text + "'");
+        }
+        *flag = true;
+    }
+    if (text.back() == ',')
+    {
+        throw WanInputError(source, field, "an empty token at the end of '" + text + "'");
+    }
+    if (none && tokens > 1)
+    {
+        throw WanInputError(source,
+                            field,
+                            "'none' is the empty set and takes no other token (got '" + text +
+                                "')");
+    }
+    return CapabilitySet(multicast, aggregation, core);
+}
+
+CapabilitySet
+CapabilitySet::Of(const WanTopology& topology)
+{
+    return CapabilitySet(topology.HasMulticast(), topology.HasAggregation(), topology.HasCore());
+}
+
+bool
+CapabilitySet::HasMulticast() const
+{
+    return m_multicast;
+}
+
+bool
+CapabilitySet::HasAggregation() const
+{
+    return m_aggregation;
+}
+
+bool
+CapabilitySet::HasCore() const
+{
+    return m_core;
+}
+
+bool
+CapabilitySet::Allows(CapabilityMode mode) const
+{
+    return Contains(Needed(mode));
+}
+
+std::vector<CapabilityMode>
+CapabilitySet::GetAlgorithms() const
+{
+    std::vector<CapabilityMode> algorithms;
+    for (CapabilityMode mode : GetAllCapabilityModes())
+    {
+        if (Allows(mode))
+        {
+            algorithms.push_back(mode);
+        }
+    }
+    return algorithms;
+}
+
+bool
+CapabilitySet::Contains(const CapabilitySet& other) const
+{
+    return (m_multicast || !other.m_multicast) && (m_aggregation || !other.m_aggregation) &&
+           (m_core || !other.m_core);
+}
+
+std::vector<CapabilitySet>
+CapabilitySet::GetSmallerSets() const
+{
+    std::vector<CapabilitySet> smaller;
+    for (uint32_t bits = 0; bits < 8; ++bits)
+    {
+        const CapabilitySet set(bits & 1, bits & 2, bits & 4);
+        // (core adds aggregation, so some bit patterns name the same set)
+        if (set != *this && Contains(set) && ((bits & 4) == 0 || (bits & 2) != 0))
+        {
+            smaller.push_back(set);
+        }
+    }
+    return smaller;
+}
+
+CapabilitySet
+CapabilitySet::Needed(CapabilityMode mode)
+{
+    switch (mode)
+    {
+    case CapabilityMode::MULTICAST:
+        return CapabilitySet(true, false, false);
+    case CapabilityMode::AGGREGATION:
+        return CapabilitySet(false, true, false);
+    case CapabilityMode::BOTH:
+        return CapabilitySet(true, true, false);
+    case CapabilityMode::TREE:
+        return CapabilitySet(true, true, true);
+    case CapabilityMode::UNICAST:
+    case CapabilityMode::RING:
+        break;
+    }
+    return CapabilitySet();
+}
+
+std::string
+CapabilitySet::ToString() const
+{
+    std::string text;
+    for (const auto& [has, token] : {std::pair<bool, const char*>{m_multicast, "multicast"},
+                                     {m_aggregation, "aggregation"},
+                                     {m_core, "core"}})
+    {
+        if (has)
+        {
+            text += (text.empty() ? "" : ",") + std::string(token);
+        }
+    }
+    return text.empty() ? "none" : text;
+}
+
+bool
+CapabilitySet::operator==(const CapabilitySet& other) const
+{
+    return m_multicast == other.m_multicast && m_aggregation == other.m_aggregation &&
+           m_core == other.m_core;
+}
+
+bool
+CapabilitySet::operator!=(const CapabilitySet& other) const
+{
+    return !(*this == other);
+}
+
+} // namespace ns3
