@@ -15,10 +15,16 @@
  *   ./wan-training evaluate --topology=topologies/reference-wan.json --schedule=s.json \
  *       --modelBytes=1e11 --computeS=30
  *
+ * A schedule whose cliques carry their algorithms ({"members": [...], "algorithm": A}) also
+ * gets a "mixed" block: the same metrics with every clique using its own algorithm (a mixed
+ * round, doc/schedule-model.rst), the algorithms and the capability set they were checked
+ * against (the topology's, or --capabilities as a what-if).
+ *
  * A schedule that does not mix has infinite Xi and T_eps: JSON has no Infinity, so they are
  * null, with "mixes": false and a message.
  */
 
+#include "capability-set.h"
 #include "clique-schedule.h"
 #include "command-line-values.h"
 #include "link-load-model.h"
@@ -63,6 +69,7 @@ main(int argc, char* argv[])
     bool overlap = false;
     std::string epsText = "1e-3";
     std::string modeName;
+    std::string capabilitiesText;
     std::string outFile;
 
     CommandLine cmd(__FILE__);
@@ -75,6 +82,10 @@ main(int argc, char* argv[])
     cmd.AddValue("overlap", "overlap compute with communication", overlap);
     cmd.AddValue("eps", "target of T_eps, in (0, 1)", epsText);
     cmd.AddValue("mode", "only this mode (default: every mode)", modeName);
+    cmd.AddValue("capabilities",
+                 "what-if capability set the schedule's per-clique algorithms must fit, e.g. "
+                 "multicast,aggregation,core or none (default: the topology's)",
+                 capabilitiesText);
     cmd.AddValue("out", "also write the JSON to this file", outFile);
     cmd.Parse(argc, argv);
 
@@ -127,22 +138,8 @@ main(int argc, char* argv[])
                              "is disconnected): Xi and T_eps are infinite, reported as null";
         }
         doc["Xi_colocated_s"] = ScheduleMetrics::GetColocatedXi(n, settings.computeS);
-        for (CapabilityMode mode : modes)
-        {
-            if (modeName.empty() && mode == CapabilityMode::TREE)
-            {
-                // Every mode: a tree the topology's FPGAs cannot sum is reported, not an error.
-                try
-                {
-                    CheckFpgaPlacement(topology, schedule, mode);
-                }
-                catch (const WanConfigError& error)
-                {
-                    doc["modes"]["tree"] = {{"unavailable", error.GetReason()}};
-                    continue;
-                }
-            }
-            ScheduleMetrics::Evaluation e = metrics.Evaluate(schedule, mode);
+        // One entry of the modes block (or the mixed block): the metrics of an evaluation.
+        auto Describe = [&topology](const ScheduleMetrics::Evaluation& e) {
             nlohmann::json m;
             m["round_times_s"] = nlohmann::json::array();
             m["comm_times_s"] = nlohmann::json::array();
@@ -179,7 +176,53 @@ main(int argc, char* argv[])
             m["gap_to_colocated"] =
                 e.xiColocatedS > 0 ? Finite(e.xiS / e.xiColocatedS) : nlohmann::json(nullptr);
             m["mixes"] = e.mixes;
-            doc["modes"][CapabilityModeToString(mode)] = m;
+            return m;
+        };
+        for (CapabilityMode mode : modes)
+        {
+            if (modeName.empty() && mode == CapabilityMode::TREE)
+            {
+                // Every mode: a tree the topology's FPGAs cannot sum is reported, not an error.
+                try
+                {
+                    CheckFpgaPlacement(topology, schedule, mode);
+                }
+                catch (const WanConfigError& error)
+                {
+                    doc["modes"]["tree"] = {{"unavailable", error.GetReason()}};
+                    continue;
+                }
+            }
+            doc["modes"][CapabilityModeToString(mode)] = Describe(metrics.Evaluate(schedule, mode));
+        }
+        if (schedule.HasAlgorithms() && modeName.empty())
+        {
+            // The schedule's own algorithms, clique by clique (a forced --mode replaces them).
+            const CapabilitySet set =
+                capabilitiesText.empty()
+                    ? CapabilitySet::Of(topology)
+                    : CapabilitySet::Parse(capabilitiesText, PROGRAM, "--capabilities");
+            set.CheckSchedule(schedule,
+                              scheduleFile,
+                              capabilitiesText.empty() ? "the topology's capabilities"
+                                                       : "--capabilities");
+            const CliqueSchedule mixed = schedule.Resolve({}, scheduleFile);
+            nlohmann::json m = Describe(metrics.Evaluate(mixed));
+            m["capabilities"] = set.ToString();
+            m["algorithms"] = nlohmann::json::array();
+            for (uint32_t r = 0; r < mixed.GetNRounds(); ++r)
+            {
+                nlohmann::json names = nlohmann::json::array();
+                for (uint32_t c = 0; c < mixed.GetRound(r).size(); ++c)
+                {
+                    const auto algorithm = mixed.GetAlgorithm(r, c);
+                    names.push_back(mixed.GetRound(r)[c].size() >= 2 && algorithm
+                                        ? nlohmann::json(CapabilityModeToString(*algorithm))
+                                        : nlohmann::json(nullptr));
+                }
+                m["algorithms"].push_back(names);
+            }
+            doc["mixed"] = m;
         }
         std::string text = doc.dump(1);
         std::cout << text << std::endl;

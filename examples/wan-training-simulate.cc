@@ -197,6 +197,14 @@ Run(int argc, char** argv)
 
     std::string scheduleName;
     const CliqueSchedule schedule = schedules.MakeSchedule(PROGRAM, topology, &scheduleName);
+    if (schedule.HasAlgorithms())
+    {
+        // Until the islands run mixed rounds, a clique's algorithm would be silently replaced.
+        throw WanInputError(scheduleName,
+                            "$.rounds",
+                            "cliques with their own algorithms (mixed rounds) are not simulated "
+                            "yet: give plain lists of city ids, which take --mode");
+    }
     config.chunkBytes =
         static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
                                                                "--chunkBytes",

@@ -109,6 +109,32 @@ Irregular()
 }
 
 /**
+ * @brief Compare an evaluation with a reference entry within the reference's tolerance.
+ * @param e the evaluation
+ * @param v the entry: round and communication times, T, rho, rho_rand, T_eps, R_eps and Xi
+ * @param what how failures name it
+ */
+void
+ExpectMetrics(const ScheduleMetrics::Evaluation& e,
+              const nlohmann::json& v,
+              const std::string& what)
+{
+    ASSERT_EQ(e.rounds.size(), v["round_times_s"].size()) << what;
+    for (uint32_t r = 0; r < e.rounds.size(); ++r)
+    {
+        ExpectClose(e.rounds[r].roundS, v["round_times_s"][r], what + " T_r");
+        ExpectClose(e.rounds[r].commS, v["comm_times_s"][r], what + " T_comm");
+    }
+    ExpectClose(e.periodS, v["T_period_s"], what + " T");
+    ExpectClose(e.rhoPeriod, v["rho_period"], what + " rho");
+    ExpectClose(e.rhoRandom, v["rho_random_rotation"], what + " rho_rand");
+    ExpectClose(e.tEpsS, v["T_eps_s"], what + " T_eps");
+    ExpectClose(e.rEps, v["R_eps"], what + " R_eps");
+    ExpectClose(e.xiS, v["Xi_s"], what + " Xi");
+    EXPECT_TRUE(e.mixes) << what;
+}
+
+/**
  * @brief Evaluate every schedule and mode of a reference file of test/data on
  * topologies/reference-wan.json and compare every metric within the reference's tolerance.
  * @param file the file name in test/data
@@ -135,21 +161,7 @@ ExpectReferenceValues(const std::string& file, bool overlap)
         for (const auto& [modeName, v] : entry["modes"].items())
         {
             std::string what = file + ": " + name + " / " + modeName;
-            ScheduleMetrics::Evaluation e =
-                metrics.Evaluate(schedule, CapabilityModeFromString(modeName));
-            ASSERT_EQ(e.rounds.size(), v["round_times_s"].size()) << what;
-            for (uint32_t r = 0; r < e.rounds.size(); ++r)
-            {
-                ExpectClose(e.rounds[r].roundS, v["round_times_s"][r], what + " T_r");
-                ExpectClose(e.rounds[r].commS, v["comm_times_s"][r], what + " T_comm");
-            }
-            ExpectClose(e.periodS, v["T_period_s"], what + " T");
-            ExpectClose(e.rhoPeriod, v["rho_period"], what + " rho");
-            ExpectClose(e.rhoRandom, v["rho_random_rotation"], what + " rho_rand");
-            ExpectClose(e.tEpsS, v["T_eps_s"], what + " T_eps");
-            ExpectClose(e.rEps, v["R_eps"], what + " R_eps");
-            ExpectClose(e.xiS, v["Xi_s"], what + " Xi");
-            EXPECT_TRUE(e.mixes) << what;
+            ExpectMetrics(metrics.Evaluate(schedule, CapabilityModeFromString(modeName)), v, what);
             ++evaluations;
         }
     }
@@ -180,20 +192,7 @@ TEST(ScheduleMetrics, MixedReferenceValuesAreReproducedForEverySchedule)
     {
         const CliqueSchedule schedule =
             CliqueSchedule::Parse(entry["schedule"].dump(), name, topology).Resolve({}, name);
-        const nlohmann::json& v = entry["metrics"];
-        ScheduleMetrics::Evaluation e = metrics.Evaluate(schedule);
-        ASSERT_EQ(e.rounds.size(), v["round_times_s"].size()) << name;
-        for (uint32_t r = 0; r < e.rounds.size(); ++r)
-        {
-            ExpectClose(e.rounds[r].roundS, v["round_times_s"][r], name + " T_r");
-            ExpectClose(e.rounds[r].commS, v["comm_times_s"][r], name + " T_comm");
-        }
-        ExpectClose(e.periodS, v["T_period_s"], name + " T");
-        ExpectClose(e.rhoPeriod, v["rho_period"], name + " rho");
-        ExpectClose(e.rhoRandom, v["rho_random_rotation"], name + " rho_rand");
-        ExpectClose(e.tEpsS, v["T_eps_s"], name + " T_eps");
-        ExpectClose(e.rEps, v["R_eps"], name + " R_eps");
-        ExpectClose(e.xiS, v["Xi_s"], name + " Xi");
+        ExpectMetrics(metrics.Evaluate(schedule), entry["metrics"], name);
         ++evaluations;
     }
     EXPECT_EQ(evaluations, 4U);

@@ -158,6 +158,29 @@ CapabilitySet::Needed(CapabilityMode mode)
     return CapabilitySet();
 }
 
+void
+CapabilitySet::CheckSchedule(const CliqueSchedule& schedule,
+                             const std::string& source,
+                             const std::string& setName) const
+{
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        for (uint32_t c = 0; c < schedule.GetRound(r).size(); ++c)
+        {
+            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
+            if (!algorithm || Allows(*algorithm) || schedule.GetRound(r)[c].size() < 2)
+            {
+                continue;
+            }
+            throw WanInputError(
+                source,
+                "$.rounds[" + std::to_string(r) + "][" + std::to_string(c) + "].algorithm",
+                CapabilityModeToString(*algorithm) + " needs " + Needed(*algorithm).ToString() +
+                    ", and " + setName + " are " + ToString());
+        }
+    }
+}
+
 std::string
 CapabilitySet::ToString() const
 {

@@ -87,6 +87,17 @@ class CapabilitySet
      */
     static CapabilitySet Needed(CapabilityMode mode);
 
+    /**
+     * @brief Check that every clique of a schedule uses an algorithm this set allows.
+     * @param schedule a schedule (cliques without an algorithm pass: they take the run's mode)
+     * @param source the schedule's file, for the error
+     * @param setName how the error names this set, e.g. "the topology's capabilities"
+     * @throws WanInputError naming the round, the clique and the capability it lacks
+     */
+    void CheckSchedule(const CliqueSchedule& schedule,
+                       const std::string& source,
+                       const std::string& setName) const;
+
     /** @return the tokens in order, comma-separated, or `none` */
     std::string ToString() const;
 
