@@ -67,6 +67,10 @@ TrainingHelper::CheckMode(const WanTopology& topology, CapabilityMode mode)
     {
         lacking = "needs in-line aggregation, but " + where + "aggregation false";
     }
+    else if (mode == CapabilityMode::TREE && !topology.HasCore())
+    {
+        lacking = "needs FPGAs that sum on the routers, but " + where + "core false";
+    }
     if (!lacking.empty())
     {
         throw WanConfigError("mode", "mode '" + CapabilityModeToString(mode) + "' " + lacking);

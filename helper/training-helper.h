@@ -91,8 +91,9 @@ class TrainingHelper
      * @param topology the topology
      * @param mode the capability mode
      * @throws WanConfigError on field `mode` for a multicast mode (tree included: its root
-     *         multicasts the total) on a topology without multicast, and for an aggregated mode
-     *         (tree included) on one without in-line aggregation
+     *         multicasts the total) on a topology without multicast, for an aggregated mode
+     *         (tree included) on one without in-line aggregation, and for tree on one without
+     *         `core` (FPGAs that sum on the routers)
      */
     static void CheckMode(const WanTopology& topology, CapabilityMode mode);
 

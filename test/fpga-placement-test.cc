@@ -165,6 +165,7 @@ TEST(FpgaPlacement, BadFieldsNameTheFileTheFieldAndTheCity)
     // An FPGA in a topology without the aggregation capability, false or absent.
     auto doc = nlohmann::json::parse(ReferenceWithFpga({{FRA, true}}));
     doc["capabilities"]["aggregation"] = false;
+    doc["capabilities"].erase("core"); // core needs aggregation
     const std::string reason = "city 'FRA' has an FPGA, but the topology lacks the aggregation "
                                "capability ($.capabilities.aggregation is not true): an FPGA is "
                                "what aggregates";

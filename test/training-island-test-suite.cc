@@ -765,9 +765,21 @@ TrainingHelperCheckModeTestCase::DoRun()
         NS_TEST_EXPECT_MSG_EQ(Reason(nineCity, mode), "", "the nine cities can do every mode");
     }
 
-    // The nine cities without in-line aggregation.
+    // The nine cities without FPGAs that sum on the routers: every mode but tree.
     std::ifstream in(file);
     nlohmann::json document = nlohmann::json::parse(in);
+    document["capabilities"]["core"] = false;
+    const WanTopology noCore = WanTopology::Parse(document.dump(), "no-core.json");
+    for (M mode : {M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING})
+    {
+        NS_TEST_EXPECT_MSG_EQ(Reason(noCore, mode), "", "no core: every mode but tree");
+    }
+    NS_TEST_EXPECT_MSG_EQ(Reason(noCore, M::TREE),
+                          "mode 'tree' needs FPGAs that sum on the routers, but topology '" +
+                              noCore.GetName() + "' has capabilities.core false",
+                          "tree needs core");
+
+    // The nine cities without in-line aggregation (nor core, which needs it).
     document["capabilities"]["aggregation"] = false;
     const WanTopology noFpga = WanTopology::Parse(document.dump(), "no-fpga.json");
     NS_TEST_EXPECT_MSG_EQ(Reason(noFpga, M::MULTICAST), "", "multicast needs no FPGA");

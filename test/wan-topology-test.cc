@@ -37,6 +37,8 @@ TEST(WanTopology, NineCityNumbersMatchTheSharedData)
     EXPECT_EQ(t.GetNDirectedLinks(), 2u * 11 + 2u * 9);
     EXPECT_TRUE(t.HasMulticast());
     EXPECT_TRUE(t.HasAggregation());
+    // This project's assumption (the file's provenance): every device's FPGA can sum.
+    EXPECT_TRUE(t.HasCore());
     EXPECT_EQ(t.GetDefaultMtuBytes(), 9000u);
     uint32_t nyc = t.GetCityIndex("nyc");
     EXPECT_DOUBLE_EQ(t.GetCity(nyc).accessCapacityGbps, 10.0);

@@ -229,7 +229,8 @@ SyntheticTopology::GenerateJson(const Options& options)
             link(e, options.interCapacityGbps, "synthetic inter-region");
         }
     }
-    json << "\n  ],\n  \"capabilities\": {\"multicast\": true, \"aggregation\": true}\n}\n";
+    json << "\n  ],\n  \"capabilities\": {\"multicast\": true, \"aggregation\": true, \"core\": "
+            "true}\n}\n";
     return json.str();
 }
 
