@@ -6,7 +6,8 @@
 
 /*
  * Search the schedule of rotating cliques with the smallest drift consensus distance Xi for a
- * topology, a model size S, a compute time tau_c and a capability mode (doc/schedule-model.rst).
+ * topology, a model size S, a compute time tau_c and a capability mode, or the capability set
+ * to search for (--capabilities, default: the topology's) (doc/schedule-model.rst).
  * No packets are simulated: the analytic schedule model is the objective.
  *
  *   island --up/down-- router ===== WAN ===== router --up/down-- island
@@ -21,6 +22,7 @@
  * JSON, loadable by the simulation) to --out.
  */
 
+#include "capability-set.h"
 #include "clique-schedule.h"
 #include "command-line-values.h"
 #include "link-load-model.h"
@@ -39,6 +41,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 using namespace ns3;
@@ -92,6 +95,7 @@ main(int argc, char* argv[])
 {
     std::string topologyFile;
     std::string modeName;
+    std::string capabilitiesText;
     ModelSizeOptions modelSize;
     std::string computeText;
     bool overlap = false;
@@ -107,7 +111,15 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     cmd.Usage("Search the rotating-clique schedule with the smallest Xi (doc/schedule-model.rst).");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
-    cmd.AddValue("mode", "unicast|multicast|aggregation|both|ring|tree", modeName);
+    cmd.AddValue("mode",
+                 "unicast|multicast|aggregation|both|ring|tree: every clique uses it (overrides "
+                 "--capabilities)",
+                 modeName);
+    cmd.AddValue("capabilities",
+                 "without --mode: the capability set to search for, e.g. "
+                 "multicast,aggregation,core or none (default: the topology's); the schedule "
+                 "names each clique's algorithm",
+                 capabilitiesText);
     modelSize.AddValues(cmd, "S: bytes of one model transfer on the wire, in every format (> 0)");
     cmd.AddValue("computeS", "tau_c: local compute per round in seconds (>= 0)", computeText);
     cmd.AddValue("overlap", "overlap compute with communication", overlap);
@@ -131,11 +143,11 @@ main(int argc, char* argv[])
         generator.seed =
             CommandLineValues::ParseWhole(PROGRAM, "--syntheticSeed", syntheticSeedText, 0);
         CommandLineValues::RequireOneTopologySource(PROGRAM, topologyFile, synthetic);
-        if (modeName.empty())
+        std::optional<CapabilityMode> mode;
+        if (!modeName.empty())
         {
-            throw WanInputError(PROGRAM, "--mode", "required");
+            mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeName);
         }
-        CapabilityMode mode = CommandLineValues::ParseMode(PROGRAM, "--mode", modeName);
         ScheduleMetrics::Settings settings;
         const ModelSizeOptions::Size size = modelSize.Parse(PROGRAM, false, "");
         settings.modelBytes = size.bytes;
@@ -181,9 +193,14 @@ main(int argc, char* argv[])
             }
         }
 
+        const CapabilitySet set =
+            capabilitiesText.empty()
+                ? CapabilitySet::Of(topology)
+                : CapabilitySet::Parse(capabilitiesText, PROGRAM, "--capabilities");
         auto start = std::chrono::steady_clock::now();
-        ScheduleOptimizer optimizer(topology, settings, mode, options);
-        ScheduleOptimizer::Result result = optimizer.Optimize();
+        ScheduleOptimizer::Result result =
+            mode ? ScheduleOptimizer(topology, settings, *mode, options).Optimize()
+                 : ScheduleOptimizer::OptimizeSet(topology, settings, set, options);
         double wallS =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         result.schedule.SaveFile(outFile, topology);
@@ -191,10 +208,10 @@ main(int argc, char* argv[])
         const ScheduleMetrics::Evaluation& e = result.evaluation;
         std::cout << std::setprecision(6);
         std::cout << "topology " << topology.GetName() << " (" << topology.GetNCities()
-                  << " islands), mode " << modeName << ", S = " << settings.modelBytes << " B"
-                  << size.Describe() << ", tau_c = " << settings.computeS << " s, overlap "
-                  << (overlap ? "on" : "off") << ", maxPeriod " << options.maxPeriod << ", seed "
-                  << options.seed << "\n";
+                  << " islands), " << (mode ? "mode " + modeName : "capabilities " + set.ToString())
+                  << ", S = " << settings.modelBytes << " B" << size.Describe()
+                  << ", tau_c = " << settings.computeS << " s, overlap " << (overlap ? "on" : "off")
+                  << ", maxPeriod " << options.maxPeriod << ", seed " << options.seed << "\n";
         std::cout << "best schedule (" << result.origin << "), profile "
                   << ScheduleOptimizer::GetProfile(result.schedule) << ", written to " << outFile
                   << "\n";

@@ -334,7 +334,12 @@ CliqueSchedule::WithMode(CapabilityMode mode) const
     std::vector<RoundAlgorithms> algorithms;
     for (const Round& round : m_rounds)
     {
-        algorithms.emplace_back(round.size(), mode);
+        algorithms.emplace_back();
+        for (const Clique& clique : round)
+        {
+            // A one-member clique idles: it needs no algorithm.
+            algorithms.back().push_back(clique.size() >= 2 ? std::optional(mode) : std::nullopt);
+        }
     }
     return CliqueSchedule(m_nIslands, m_rounds, algorithms);
 }

@@ -126,7 +126,8 @@ class CliqueSchedule
     bool HasAlgorithms() const;
     /**
      * @param mode an algorithm
-     * @return this schedule with every clique using it (what a forced mode, --mode, does)
+     * @return this schedule with every clique of two or more members using it (what a forced
+     *         mode, --mode, does; a one-member clique idles and has none)
      */
     CliqueSchedule WithMode(CapabilityMode mode) const;
     /**

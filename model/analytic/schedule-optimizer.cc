@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -843,6 +844,35 @@ ScheduleOptimizer::Optimize()
     result.evaluation = m_metrics.Evaluate(result.schedule, m_mode);
     result.evaluations = m_evaluations;
     return result;
+}
+
+ScheduleOptimizer::Result
+ScheduleOptimizer::OptimizeSet(const WanTopology& topology,
+                               const ScheduleMetrics::Settings& settings,
+                               const CapabilitySet& set,
+                               const Options& options)
+{
+    std::optional<Result> best;
+    uint64_t evaluations = 0;
+    for (CapabilityMode mode : set.GetAlgorithms())
+    {
+        if (mode == CapabilityMode::TREE && topology.GetFpgaCities().size() < topology.GetNCities())
+        {
+            continue; // no schedule of tree cliques mixes there (the constructor says why)
+        }
+        Result result = ScheduleOptimizer(topology, settings, mode, options).Optimize();
+        evaluations += result.evaluations;
+        NS_LOG_INFO(CapabilityModeToString(mode) << ": Xi " << result.evaluation.xiS);
+        if (!best || result.evaluation.xiS < best->evaluation.xiS)
+        {
+            result.schedule = result.schedule.WithMode(mode);
+            result.origin += ", " + CapabilityModeToString(mode);
+            best = std::move(result);
+        }
+    }
+    NS_ABORT_MSG_IF(!best, "OptimizeSet: every set allows unicast and the ring");
+    best->evaluations = evaluations;
+    return *best;
 }
 
 double

@@ -7,6 +7,7 @@
 #ifndef SCHEDULE_OPTIMIZER_H
 #define SCHEDULE_OPTIMIZER_H
 
+#include "capability-set.h"
 #include "clique-schedule.h"
 #include "link-load-model.h"
 #include "schedule-metrics.h"
@@ -107,6 +108,27 @@ class ScheduleOptimizer
      * @return the best schedule, its metrics and the baselines
      */
     Result Optimize();
+
+    /**
+     * @brief The best schedule for a capability set, as far as the search goes today: the
+     * optimum of every single algorithm the set allows (each its own search, same settings,
+     * seed and budget), the best of them with that algorithm on every clique of two or more
+     * members. So it is never worse than any of those modes, and a larger set's never worse
+     * than a smaller one's. Cliques of one schedule do not mix algorithms yet (issue 21: a
+     * move that changes one clique's algorithm).
+     *
+     * Tree is left out where the topology cannot run it everywhere (a city without an FPGA).
+     * @param topology the topology
+     * @param settings S, tau_c, overlap, eps
+     * @param set the capability set
+     * @param options the search options (every mode's search)
+     * @return the best: origin names the search and the algorithm ("search, ring"),
+     *         evaluations sums every search's
+     */
+    static Result OptimizeSet(const WanTopology& topology,
+                              const ScheduleMetrics::Settings& settings,
+                              const CapabilitySet& set,
+                              const Options& options);
 
     /**
      * @param schedule a schedule on the topology's islands
