@@ -251,29 +251,34 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round,
 {
     m_links.CheckFpgaPlacement(round, algorithms, "a round");
     RoundCost cost;
-    cost.loads = m_links.GetRoundLoads(round, algorithms);
-    std::vector<double> linkS(cost.loads.size(), 0.0);
-    for (uint32_t d = 0; d < cost.loads.size(); ++d)
-    {
-        linkS[d] = 8.0 * m_settings.modelBytes * cost.loads[d] / m_capacityBps[d];
-    }
-    // A: the non-ring cliques' largest latency and the busiest link their streams use.
+    NS_ABORT_MSG_IF(algorithms.size() != round.size(),
+                    "GetRoundCost: " << algorithms.size() << " algorithms for " << round.size()
+                                     << " cliques");
+    // The loads, clique by clique (LinkLoadModel::GetRoundLoads' sums), and for A the
+    // non-ring cliques' largest latency and the links their streams use.
+    cost.loads.assign(m_capacityBps.size(), 0.0);
     std::vector<bool> used(cost.loads.size(), false);
     bool star = false;
     for (std::size_t c = 0; c < round.size(); ++c)
     {
-        if (round[c].size() < 2 || algorithms[c] == CapabilityMode::RING)
-        {
-            continue;
-        }
-        star = true;
-        cost.latencyS =
-            std::max(cost.latencyS, m_links.GetCliqueLatencyMs(round[c], algorithms[c]) / 1000.0);
         const std::vector<double> loads = m_links.GetCliqueLoads(round[c], algorithms[c]);
+        const bool ring = algorithms[c] == CapabilityMode::RING;
         for (uint32_t d = 0; d < loads.size(); ++d)
         {
-            used[d] = used[d] || loads[d] > 0;
+            cost.loads[d] += loads[d];
+            used[d] = used[d] || (!ring && loads[d] > 0);
         }
+        if (round[c].size() >= 2 && !ring)
+        {
+            star = true;
+            cost.latencyS = std::max(cost.latencyS,
+                                     m_links.GetCliqueLatencyMs(round[c], algorithms[c]) / 1000.0);
+        }
+    }
+    std::vector<double> linkS(cost.loads.size(), 0.0);
+    for (uint32_t d = 0; d < cost.loads.size(); ++d)
+    {
+        linkS[d] = 8.0 * m_settings.modelBytes * cost.loads[d] / m_capacityBps[d];
     }
     for (uint32_t d = 0; d < linkS.size(); ++d)
     {
