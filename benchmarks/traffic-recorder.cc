@@ -56,7 +56,9 @@ TrafficRecorder::TrafficRecorder(TrainingRun& run)
       m_n(run.GetTopology().GetNCities())
 {
     NS_LOG_FUNCTION(this);
-    CapabilityMode mode = run.GetConfig().mode;
+    NS_ABORT_MSG_UNLESS(run.GetConfig().mode,
+                        "TrafficRecorder: the bench compares runs of one forced mode");
+    const CapabilityMode mode = *run.GetConfig().mode;
     m_aggregated = mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH;
     m_tree = mode == CapabilityMode::TREE;
     m_sent.resize(m_n * (m_n + 1));
@@ -246,7 +248,7 @@ PlainNs3Baseline::Traffic
 TrafficRecorder::GetTraffic() const
 {
     const WanTopology& topology = m_run.GetTopology();
-    CapabilityMode mode = m_run.GetConfig().mode;
+    const CapabilityMode mode = *m_run.GetConfig().mode;
     PlainNs3Baseline::Traffic traffic;
     traffic.multicast = mode == CapabilityMode::MULTICAST || mode == CapabilityMode::BOTH ||
                         mode == CapabilityMode::TREE;

@@ -185,7 +185,7 @@ main(int argc, char* argv[])
                 // Every mode: a tree the topology's FPGAs cannot sum is reported, not an error.
                 try
                 {
-                    CheckFpgaPlacement(topology, schedule, mode);
+                    CheckFpgaPlacement(topology, schedule.WithMode(mode));
                 }
                 catch (const WanConfigError& error)
                 {

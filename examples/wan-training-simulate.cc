@@ -49,6 +49,7 @@
  */
 
 #include "aggregator-net-device.h"
+#include "capability-set.h"
 #include "clique-schedule.h"
 #include "command-line-values.h"
 #include "fault-plan.h"
@@ -197,13 +198,18 @@ Run(int argc, char** argv)
 
     std::string scheduleName;
     const CliqueSchedule schedule = schedules.MakeSchedule(PROGRAM, topology, &scheduleName);
-    if (schedule.HasAlgorithms())
+    if (!config.mode && !schedule.HasAlgorithms())
     {
-        // Until the islands run mixed rounds, a clique's algorithm would be silently replaced.
-        throw WanInputError(scheduleName,
-                            "$.rounds",
-                            "cliques with their own algorithms (mixed rounds) are not simulated "
-                            "yet: give plain lists of city ids, which take --mode");
+        config.mode = CapabilityMode::UNICAST; // plain lists without --mode
+    }
+    if (!config.mode)
+    {
+        // The schedule's own algorithms: each clique's, checked against the topology by file
+        // (a forced --mode is checked by the run, under --mode).
+        CapabilitySet::Of(topology).CheckSchedule(schedule.Resolve({}, scheduleName),
+                                                  scheduleName,
+                                                  "the capabilities of topology '" +
+                                                      topology.GetName() + "'");
     }
     config.chunkBytes =
         static_cast<uint32_t>(CommandLineValues::ParseUnsigned(PROGRAM,
@@ -242,7 +248,20 @@ Run(int argc, char** argv)
         repairs += results.GetIslandCounters(i).repairs;
     }
     const TrainingRunSummary summary = TrainingRunSummary::Parse(results.ToJson(), PROGRAM);
-    const std::string modeName = CapabilityModeToString(config.mode);
+    std::string modeName = run.GetModeName();
+    if (!config.mode)
+    {
+        std::string used;
+        for (CapabilityMode algorithm : GetAllCapabilityModes())
+        {
+            if (run.GetSchedule().UsesAlgorithm(
+                    [algorithm](CapabilityMode m) { return m == algorithm; }))
+            {
+                used += (used.empty() ? "" : ", ") + CapabilityModeToString(algorithm);
+            }
+        }
+        modeName = "per clique (" + used + ")";
+    }
     std::cout << PROGRAM << ": topology '" << topology.GetName() << "', schedule " << scheduleName
               << " (" << schedule.GetNRounds() << " rounds per period), mode " << modeName << ", "
               << summary.config.format << ", S = " << config.modelBytes << " bytes\n"
@@ -263,7 +282,7 @@ Run(int argc, char** argv)
     {
         std::cout << "  results: " << outFile << "\n";
     }
-    if (UsesAggregation(config.mode))
+    if (run.GetSchedule().UsesAlgorithm(UsesAggregation))
     {
         uint32_t highWater = 0;
         for (uint32_t i = 0; i < n; ++i)

@@ -61,10 +61,12 @@ main(int argc, char* argv[])
         }
         WanTopology topology = WanTopology::LoadFile(topologyFile);
         const uint32_t n = topology.GetNCities();
-        CliqueSchedule schedule =
-            n == 9 ? CliqueSchedule::LatinTriples(n) : CliqueSchedule::AllReduce(n);
         CapabilityMode mode = CommandLineValues::ParseMode(program, "--mode", modeName);
         TrainingHelper::CheckMode(topology, mode); // can the topology's routers do it?
+        // Every clique carries its exchange algorithm: here all of them the one mode.
+        const CliqueSchedule schedule =
+            (n == 9 ? CliqueSchedule::LatinTriples(n) : CliqueSchedule::AllReduce(n))
+                .WithMode(mode);
 
         // Nodes, links, addresses and routes. An in-line FPGA's ports are router devices
         // (the access port; every port in tree mode): placed before the links are built, and
@@ -73,12 +75,12 @@ main(int argc, char* argv[])
         AggregatorHelper aggregators;
         if (UsesAggregation(mode))
         {
-            aggregators.Install(scenario, AggregatorHelper::GetPortsFor(mode));
+            aggregators.Install(scenario, AggregatorHelper::GetPortsFor(schedule));
         }
         scenario.Install();
         if (UsesAggregation(mode))
         {
-            aggregators.SetSchedule(scenario, schedule, 1, mode); // job 1: the islands' JobId
+            aggregators.SetSchedule(scenario, schedule, 1); // job 1: the islands' JobId
         }
 
         // Multicast modes: a source tree per (round, clique, source). One application per island.
@@ -89,7 +91,6 @@ main(int argc, char* argv[])
             pim.InstallSchedule(schedule);
             training.SetMulticast(pim);
         }
-        training.SetMode(mode);
         training.SetAttribute("Rounds", UintegerValue(rounds));
         training.SetAttribute("ModelBytes", UintegerValue(static_cast<uint64_t>(modelBytes)));
         training.SetAttribute("LocalSteps", UintegerValue(localSteps));

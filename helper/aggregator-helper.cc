@@ -50,10 +50,11 @@ AggregatorHelper::Install(WanTopologyHelper& scenario, WanTopologyHelper::FpgaPo
 }
 
 WanTopologyHelper::FpgaPorts
-AggregatorHelper::GetPortsFor(CapabilityMode mode)
+AggregatorHelper::GetPortsFor(const CliqueSchedule& schedule)
 {
-    return mode == CapabilityMode::TREE ? WanTopologyHelper::EVERY_PORT
-                                        : WanTopologyHelper::ACCESS_PORT;
+    return schedule.UsesAlgorithm([](CapabilityMode mode) { return mode == CapabilityMode::TREE; })
+               ? WanTopologyHelper::EVERY_PORT
+               : WanTopologyHelper::ACCESS_PORT;
 }
 
 void
@@ -80,28 +81,26 @@ AggregatorHelper::Install(WanTopologyHelper& scenario,
 void
 AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                               const CliqueSchedule& schedule,
-                              uint16_t jobId,
-                              CapabilityMode mode) const
+                              uint16_t jobId) const
 {
-    SetSchedule(scenario, schedule, jobId, mode, scenario.GetTopology());
+    SetSchedule(scenario, schedule, jobId, scenario.GetTopology());
 }
 
 void
 AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                               const CliqueSchedule& schedule,
                               uint16_t jobId,
-                              CapabilityMode mode,
                               const WanTopology& routing) const
 {
-    NS_LOG_FUNCTION(this << jobId << CapabilityModeToString(mode));
+    NS_LOG_FUNCTION(this << jobId);
     const WanTopology& topology = scenario.GetTopology();
     NS_ABORT_MSG_UNLESS(schedule.GetNIslands() == topology.GetNCities(),
                         "AggregatorHelper::SetSchedule(): the schedule has "
                             << schedule.GetNIslands() << " islands, topology '"
                             << topology.GetName() << "' has " << topology.GetNCities());
-    NS_ABORT_MSG_IF(mode == CapabilityMode::TREE &&
+    NS_ABORT_MSG_IF(GetPortsFor(schedule) == WanTopologyHelper::EVERY_PORT &&
                         scenario.GetFpgaPorts() != WanTopologyHelper::EVERY_PORT,
-                    "AggregatorHelper::SetSchedule(): tree mode sums on every port: install "
+                    "AggregatorHelper::SetSchedule(): a tree clique sums on every port: install "
                     "the FPGAs with WanTopologyHelper::EVERY_PORT");
     // The expectations of every FPGA port, by port, then by schedule round.
     std::map<Ptr<AggregatorNetDevice>, std::vector<AggregatorNetDevice::RoundExpectations>> ports;
@@ -113,6 +112,7 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
     for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
     {
         const CliqueSchedule::Round& round = schedule.GetRound(r);
+        const std::vector<CapabilityMode> algorithms = schedule.GetRoundAlgorithms(r);
         NS_ABORT_MSG_IF(round.size() > IslandSyncHeader::MAX_CLIQUES,
                         "AggregatorHelper::SetSchedule(): round "
                             << r << " has more cliques than IslandSyncHeader can name");
@@ -132,6 +132,7 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                 continue;
             }
             std::map<Ptr<AggregatorNetDevice>, AggregatorNetDevice::Expectation> expectations;
+            const CapabilityMode mode = algorithms[c];
             if (mode == CapabilityMode::TREE)
             {
                 expectations = GetTreeExpectations(scenario, model, routing, clique);

@@ -35,9 +35,10 @@ namespace ns3
  *   WanTopologyHelper scenario(topology);
  *   AggregatorHelper aggregators;
  *   aggregators.SetAttribute("SlotCount", UintegerValue(4096));
- *   aggregators.Install(scenario, AggregatorHelper::GetPortsFor(mode)); // before: every city
+ *   // schedule = plain.WithMode(mode), or a schedule whose cliques carry their algorithms
+ *   aggregators.Install(scenario, AggregatorHelper::GetPortsFor(schedule)); // before
  *   scenario.Install();
- *   aggregators.SetSchedule(scenario, schedule, jobId, mode); // after: what each port sums
+ *   aggregators.SetSchedule(scenario, schedule, jobId); // after: what each port sums
  *   Ptr<AggregatorNetDevice> fpga = aggregators.GetAggregator(scenario, city);
  * @endcode
  *
@@ -76,10 +77,12 @@ class AggregatorHelper
     void Install(WanTopologyHelper& scenario,
                  WanTopologyHelper::FpgaPorts ports = WanTopologyHelper::ACCESS_PORT) const;
     /**
-     * @param mode a capability mode
-     * @return the ports its FPGAs sum on: EVERY_PORT for tree, else ACCESS_PORT
+     * @param schedule a schedule whose cliques carry their algorithms (CliqueSchedule::Resolve;
+     *        WithMode for one mode)
+     * @return the ports its FPGAs must sum on: EVERY_PORT when a clique uses tree, else
+     *         ACCESS_PORT
      */
-    static WanTopologyHelper::FpgaPorts GetPortsFor(CapabilityMode mode);
+    static WanTopologyHelper::FpgaPorts GetPortsFor(const CliqueSchedule& schedule);
     /**
      * @brief Place FPGAs in some cities; call before scenario.Install().
      * @param scenario the scenario (not installed yet)
@@ -94,29 +97,28 @@ class AggregatorHelper
      * @brief Configure every placed FPGA's expectations for a job from a schedule (replaces the
      * job's earlier expectations); call after scenario.Install().
      * @param scenario the installed scenario
-     * @param schedule the clique schedule the islands follow (same island count)
+     * @param schedule the clique schedule the islands follow (same island count), every
+     *        clique of two or more with its algorithm (a tree clique needs FPGAs on
+     *        EVERY_PORT)
      * @param jobId the job id the islands put in IslandSyncHeader
-     * @param mode the cliques' exchange algorithm (tree needs FPGAs on EVERY_PORT)
+     * @throws WanConfigError (field `mode`) for a clique without an algorithm
      */
     void SetSchedule(const WanTopologyHelper& scenario,
                      const CliqueSchedule& schedule,
-                     uint16_t jobId,
-                     CapabilityMode mode) const;
+                     uint16_t jobId) const;
     /**
      * @brief Configure the FPGAs as SetSchedule does, with the routes of a rerouted WAN (links
      * down): the tree roots stay the schedule's (the islands' plans name them), the subtrees
      * follow the routes toward them; a member without a route to its root is in no subtree.
      * Slots already open keep their expectations; the VIEWs seen stay in force.
      * @param scenario the installed scenario
-     * @param schedule the clique schedule the islands follow
+     * @param schedule the clique schedule the islands follow, with its algorithms
      * @param jobId the job id the islands put in IslandSyncHeader
-     * @param mode the cliques' exchange algorithm
      * @param routing the topology whose routes the packets follow now (same numbering)
      */
     void SetSchedule(const WanTopologyHelper& scenario,
                      const CliqueSchedule& schedule,
                      uint16_t jobId,
-                     CapabilityMode mode,
                      const WanTopology& routing) const;
     /**
      * @brief Remove a job's expectations from every placed FPGA (they become transparent for

@@ -357,8 +357,10 @@ PimMulticastHelper::InstallSchedule(const CliqueSchedule& schedule)
         const CliqueSchedule::Round& round = schedule.GetRound(r);
         for (uint32_t c = 0; c < round.size(); ++c)
         {
-            if (round[c].size() < 2)
+            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
+            if (round[c].size() < 2 || (algorithm && !UsesMulticast(*algorithm)))
             {
+                // A clique whose algorithm does not multicast gets no trees.
                 continue;
             }
             for (uint32_t source : round[c])

@@ -132,6 +132,9 @@ class PimMulticastHelper
     /**
      * @brief Install every group of a schedule now: for every round slot, every clique of two or
      * more islands and every member as source, the tree toward the other members (no join delay).
+     * A clique whose algorithm does not multicast (unicast, aggregation, ring) gets none; a
+     * clique without an algorithm gets its trees. Group addresses do not depend on which
+     * cliques get trees (GetGroup).
      * @param schedule a schedule over the scenario's islands
      * @throws WanInputError when the group range is too small for the schedule (nothing is
      * installed then)

@@ -84,9 +84,14 @@ TrainingHelper::SetAttribute(const std::string& name, const AttributeValue& valu
 }
 
 void
-TrainingHelper::SetMode(CapabilityMode mode)
+TrainingHelper::SetMode(std::optional<CapabilityMode> mode)
 {
-    m_factory.Set("Mode", EnumValue(static_cast<int>(mode)));
+    if (!mode)
+    {
+        m_factory.Set("Mode", EnumValue(TrainingIslandApplication::SCHEDULE_MODE));
+        return;
+    }
+    m_factory.Set("Mode", EnumValue(static_cast<int>(*mode)));
 }
 
 void
@@ -107,6 +112,12 @@ TrainingHelper::SetMulticast(const PimMulticastHelper& pim, uint8_t ttl)
             for (uint32_t source : round[c])
             {
                 PimMulticastHelper::SourceTree tree = pim.GetTree(r, c, source);
+                if (tree.members.empty())
+                {
+                    // No tree for the clique (its algorithm does not multicast): no group.
+                    // Install() refuses an island whose algorithm needs one.
+                    continue;
+                }
                 std::vector<uint32_t> others;
                 for (uint32_t member : round[c])
                 {
@@ -175,33 +186,53 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
                                                      << " is not an island of the scenario");
     Ptr<TrainingIslandApplication> app = m_factory.Create<TrainingIslandApplication>();
     app->SetScenario(city, m_topology, m_schedule, m_addresses);
-    const CapabilityMode mode = app->GetMode();
+    // What the island's cliques need: its algorithm in each schedule round (Mode forces one).
+    std::optional<CapabilityMode> multicast;
+    std::optional<CapabilityMode> aggregated;
+    for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
+    {
+        const std::optional<CapabilityMode> algorithm = app->GetAlgorithm(r);
+        if (algorithm && UsesMulticast(*algorithm))
+        {
+            multicast = algorithm;
+        }
+        if (algorithm && UsesAggregation(*algorithm))
+        {
+            aggregated = algorithm;
+        }
+    }
     const std::string& id = m_topology->GetCity(city).id;
-    if (UsesMulticast(mode))
+    if (multicast)
     {
         NS_ABORT_MSG_IF(m_multicastTtl == 0,
                         "TrainingHelper::Install: mode '"
-                            << CapabilityModeToString(mode)
-                            << "' needs the multicast groups: call SetMulticast(pim) after "
+                            << CapabilityModeToString(*multicast) << "' (island " << id
+                            << ") needs the multicast groups: call SetMulticast(pim) after "
                                "pim.InstallSchedule(schedule)");
-        app->SetMulticastGroups(m_groups[city], m_multicastTtl);
-    }
-    if (UsesAggregation(mode))
-    {
-        bool active = false;
         for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
         {
-            uint32_t c = m_schedule->GetCliqueOf(r, city);
-            active =
-                active || (c != CliqueSchedule::IDLE && m_schedule->GetRound(r)[c].size() >= 2);
+            const std::optional<CapabilityMode> algorithm = app->GetAlgorithm(r);
+            // Every member of a multicast or both clique sends to a group (in a tree only the
+            // root, which the island's plan checks).
+            NS_ABORT_MSG_IF(algorithm && UsesMulticast(*algorithm) &&
+                                *algorithm != CapabilityMode::TREE &&
+                                !m_groups[city][r].IsMulticast(),
+                            "TrainingHelper::Install: island "
+                                << id << " multicasts in schedule round " << r
+                                << " but has no group: call PimMulticastHelper::InstallSchedule("
+                                   "schedule) before SetMulticast(pim)");
         }
+        app->SetMulticastGroups(m_groups[city], m_multicastTtl);
+    }
+    if (aggregated)
+    {
         // A city the topology gives no FPGA receives its contributions unsummed.
-        NS_ABORT_MSG_IF(
-            active && m_topology->HasFpga(city) && m_aggregatorTimeouts[city].IsNegative(),
-            "TrainingHelper::Install: mode '" << CapabilityModeToString(mode)
-                                              << "' needs an in-line FPGA in city " << id
-                                              << " (AggregatorHelper::Install(scenario) before "
-                                                 "WanTopologyHelper::Install())");
+        NS_ABORT_MSG_IF(m_topology->HasFpga(city) && m_aggregatorTimeouts[city].IsNegative(),
+                        "TrainingHelper::Install: mode '"
+                            << CapabilityModeToString(*aggregated)
+                            << "' needs an in-line FPGA in city " << id
+                            << " (AggregatorHelper::Install(scenario) before "
+                               "WanTopologyHelper::Install())");
         app->SetAttribute("AggregationTimeout",
                           TimeValue(m_aggregatorTimeouts[city].IsNegative()
                                         ? Time(0)

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,8 +42,10 @@ class WanTopologyHelper;
  * addresses; the attributes set here (ModelBytes, Rounds, LocalSteps, ...) apply to every
  * application installed afterwards.
  *
- * The capability mode decides what else the scenario needs (doc/schedule-model.rst, "Streams per
- * directed link"):
+ * Each clique exchanges by the algorithm the schedule gives it, or by one mode forced on every
+ * clique (SetMode). The algorithms decide what else the scenario needs (doc/schedule-model.rst,
+ * "Streams per directed link" and "Capability sets and mixed rounds"); a schedule that mixes
+ * algorithms needs what each of them needs:
  * - multicast, both and tree: the schedule's source trees (PimMulticastHelper::InstallSchedule)
  *   and SetMulticast(pim), which hands every application the group it sends to in each
  *   schedule round (PimMulticastHelper::GetGroup(round, clique, island)) and the multicast TTL,
@@ -105,20 +108,22 @@ class TrainingHelper
     void SetAttribute(const std::string& name, const AttributeValue& value);
 
     /**
-     * @brief Set the capability mode of the applications to install.
-     * @param mode the mode
+     * @brief Force one capability mode on every clique of the applications to install (their
+     * Mode attribute), or let each clique use the algorithm the schedule gives it.
+     * @param mode the mode, or none for the schedule's algorithms (the default)
      */
-    void SetMode(CapabilityMode mode);
+    void SetMode(std::optional<CapabilityMode> mode);
 
     /**
      * @brief Take the multicast groups of the schedule from an installed PimMulticastHelper
-     * (needed in multicast and both modes, ignored otherwise).
+     * (needed in multicast, both and tree cliques, ignored otherwise).
      *
-     * For every schedule round and every island in a clique of two or more, the group is
-     * pim.GetGroup(round, clique, island); the helper checks that the group's tree reaches
-     * exactly the other members of the clique (call pim.InstallSchedule(schedule) first) and
-     * aborts otherwise. The TTL is pim.GetMulticastTtl(), or ttl when it is larger (e.g. to
-     * reach members along the longer routes a link failure leaves).
+     * For every schedule round and every island in a clique of two or more whose tree pim
+     * installed, the group is pim.GetGroup(round, clique, island); the helper checks that the
+     * group's tree reaches exactly the other members of the clique and aborts otherwise.
+     * Install() aborts for an island of a multicast or both clique without a group (call
+     * pim.InstallSchedule(schedule) first). The TTL is pim.GetMulticastTtl(), or ttl when it is
+     * larger (e.g. to reach members along the longer routes a link failure leaves).
      * @param pim the multicast helper of the same scenario
      * @param ttl the smallest multicast TTL to give the applications (0: pim's alone)
      */

@@ -240,11 +240,19 @@ TrainingResultsWriter::GetRound(uint32_t r, const ScheduleMetrics& metrics) cons
     }
     bool complete = m_recorder.IsRoundComplete(r);
     json unfinished = GetUnfinishedIslands(r);
+    // The schedule model's time of the round and of each clique, by the algorithms run.
+    std::vector<CapabilityMode> algorithms;
+    for (uint32_t c = 0; c < round.size(); ++c)
+    {
+        algorithms.push_back(GetAlgorithm(r, c).value_or(CapabilityMode::UNICAST));
+    }
+    const ScheduleMetrics::RoundCost cost = metrics.GetRoundCost(round, algorithms);
     json cliques = json::array();
     double comm = 0;
     for (uint32_t c = 0; c < round.size(); ++c)
     {
         cliques.push_back(GetClique(r, c, comm));
+        cliques.back()["predicted_comm_s"] = cost.cliqueCommS[c];
         if (!m_verifier.IsCliqueConsistent(r, c))
         {
             complete = false;
@@ -257,8 +265,6 @@ TrainingResultsWriter::GetRound(uint32_t r, const ScheduleMetrics& metrics) cons
                       GetCliqueContributors(r, c).dump()}});
         }
     }
-    const ScheduleMetrics::RoundCost cost =
-        metrics.GetRoundCost(round, m_recorder.GetApplication(0)->GetMode());
     return {{"round", r},
             {"schedule_round", r % schedule.GetNRounds()},
             {"start_s", TimeOrNull(start)},
@@ -381,8 +387,10 @@ TrainingResultsWriter::GetClique(uint32_t r, uint32_t c, double& commS) const
     {
         commS = std::max(commS, cliqueComm);
     }
+    const std::optional<CapabilityMode> algorithm = GetAlgorithm(r, c);
     return {{"clique", c},
             {"members", members},
+            {"algorithm", algorithm ? json(CapabilityModeToString(*algorithm)) : json(nullptr)},
             {"exchange_start_s", TimeOrNull(complete ? exchangeStart : -1)},
             {"end_s", TimeOrNull(complete ? end : -1)},
             {"comm_s", TimeOrNull(cliqueComm)},
@@ -391,6 +399,19 @@ TrainingResultsWriter::GetClique(uint32_t r, uint32_t c, double& commS) const
             {"groups", GetCliqueGroups(r, c)},
             {"consistent", m_verifier.IsCliqueConsistent(r, c)},
             {"symmetric", m_verifier.IsCliqueSymmetric(r, c)}};
+}
+
+std::optional<CapabilityMode>
+TrainingResultsWriter::GetAlgorithm(uint32_t r, uint32_t c) const
+{
+    const CliqueSchedule& schedule = m_recorder.GetSchedule();
+    const uint32_t sr = r % schedule.GetNRounds();
+    const CliqueSchedule::Clique& clique = schedule.GetRound(sr)[c];
+    if (clique.size() < 2)
+    {
+        return std::nullopt;
+    }
+    return m_recorder.GetApplication(clique.front())->GetAlgorithm(sr);
 }
 
 json

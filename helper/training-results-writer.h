@@ -7,10 +7,12 @@
 #ifndef TRAINING_RESULTS_WRITER_H
 #define TRAINING_RESULTS_WRITER_H
 
+#include "capability-mode.h"
 #include "training-run-summary.h"
 
 #include <cstdint>
 #include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 namespace ns3
@@ -94,9 +96,16 @@ class TrainingResultsWriter
      * @param r a round
      * @param c a clique of it
      * @param commS updated with the clique's communication time when it completed
-     * @return its entry of the round's `cliques`
+     * @return its entry of the round's `cliques` (its algorithm included)
      */
     nlohmann::json GetClique(uint32_t r, uint32_t c, double& commS) const;
+    /**
+     * @param r a round
+     * @param c a clique of it
+     * @return the algorithm its members ran (their Mode, or the schedule's), none for a clique
+     *         of one
+     */
+    std::optional<CapabilityMode> GetAlgorithm(uint32_t r, uint32_t c) const;
     /**
      * @param r a round
      * @param c a clique of it

@@ -6,6 +6,7 @@
 
 #include "training-run-summary.h"
 
+#include "capability-mode.h"
 #include "wan-input-error.h"
 
 #include <fstream>
@@ -257,9 +258,14 @@ ReadConfig(const FieldReader& config)
             config.Fail(roundPath, "must be an array of cliques");
         }
         std::vector<std::vector<std::string>> cliques;
+        std::vector<std::string> algorithms;
         for (size_t k = 0; k < rounds[r].size(); ++k)
         {
-            const json& clique = rounds[r][k];
+            // A plain list of city ids, or {"members": [...], "algorithm": A}.
+            const std::string cliquePath = roundPath + "[" + std::to_string(k) + "]";
+            const bool object = rounds[r][k].is_object();
+            const json& clique =
+                object && rounds[r][k].contains("members") ? rounds[r][k]["members"] : rounds[r][k];
             bool valid = clique.is_array();
             for (size_t m = 0; valid && m < clique.size(); ++m)
             {
@@ -267,11 +273,29 @@ ReadConfig(const FieldReader& config)
             }
             if (!valid)
             {
-                config.Fail(roundPath + "[" + std::to_string(k) + "]",
+                config.Fail(object ? cliquePath + ".members" : cliquePath,
                             "must be an array of city ids");
             }
             cliques.push_back(clique.get<std::vector<std::string>>());
+            algorithms.emplace_back();
+            if (object)
+            {
+                const json& algorithm = rounds[r][k].value("algorithm", json());
+                bool known = false;
+                for (CapabilityMode mode : GetAllCapabilityModes())
+                {
+                    known = known || (algorithm.is_string() &&
+                                      algorithm.get<std::string>() == CapabilityModeToString(mode));
+                }
+                if (!known)
+                {
+                    config.Fail(cliquePath + ".algorithm",
+                                "must be unicast, multicast, aggregation, both, ring or tree");
+                }
+                algorithms.back() = algorithm.get<std::string>();
+            }
         }
+        c.scheduleAlgorithms.push_back(algorithms);
         c.scheduleRounds.push_back(cliques);
     }
     return c;
@@ -331,6 +355,14 @@ ReadRound(const FieldReader& round)
     for (size_t i = 0; i < round.Array("unfinished").size(); ++i)
     {
         r.unfinished.push_back(ReadUnfinished(round.Element("unfinished", i)));
+    }
+    for (size_t i = 0; i < round.Array("cliques").size(); ++i)
+    {
+        const FieldReader clique = round.Element("cliques", i);
+        r.cliques.push_back({clique.Count32("clique"),
+                             clique.TextOrNull("algorithm").value_or(""),
+                             clique.NumberOrNull("comm_s"),
+                             clique.Number("predicted_comm_s")});
     }
     return r;
 }

@@ -41,6 +41,9 @@ struct TrainingRunSummary
         double stepTimeS{0};    //!< the time of one local step
         /** The schedule's rounds: per round its cliques, each a list of city ids. */
         std::vector<std::vector<std::vector<std::string>>> scheduleRounds;
+        /** Per round, the algorithm each clique carries in the schedule (empty: a plain list,
+         *  which takes the mode) */
+        std::vector<std::vector<std::string>> scheduleAlgorithms;
     };
 
     /** An entry of a round's `unfinished` list: an island or a clique that did not verify. */
@@ -59,6 +62,16 @@ struct TrainingRunSummary
         double maxRel{0}; //!< max |err| / max |average|
     };
 
+    /** An entry of a round's `cliques`: what one clique ran. */
+    struct Clique
+    {
+        uint32_t clique{0};          //!< its index in the round
+        std::string algorithm;       //!< the algorithm it ran (empty: a clique of one)
+        std::optional<double> commS; //!< its communication time (empty: not complete)
+        double predictedCommS{0};    //!< the schedule model's time of the clique in its round
+                                     //!< (ScheduleMetrics::RoundCost::cliqueCommS)
+    };
+
     /** An entry of `rounds`. */
     struct Round
     {
@@ -71,6 +84,7 @@ struct TrainingRunSummary
         bool verified{false};               //!< complete, every average verified
         FormatError formatError;            //!< the format's error in the round
         std::vector<Unfinished> unfinished; //!< what did not complete or verify
+        std::vector<Clique> cliques;        //!< every clique of the round
     };
 
     /** A point of a curve over simulated time. */

@@ -7,6 +7,7 @@
 #include "training-run.h"
 
 #include "aggregator-helper.h"
+#include "capability-set.h"
 #include "exchange-planner.h"
 #include "island-sync-header.h"
 #include "schedule-metrics.h"
@@ -90,8 +91,22 @@ TrainingRun::Validate(const WanTopology& topology,
                                  std::to_string(n) + " cities");
     }
 
-    TrainingHelper::CheckMode(topology, config.mode);
-    CheckFpgaPlacement(topology, schedule, config.mode);
+    // A forced mode names the field `mode`; a schedule's own algorithms are checked against
+    // the topology's capabilities clique by clique.
+    if (config.mode)
+    {
+        TrainingHelper::CheckMode(topology, *config.mode);
+    }
+    const CliqueSchedule resolved = Resolve(schedule, config);
+    CapabilitySet::Of(topology).CheckSchedule(resolved,
+                                              "schedule",
+                                              "the capabilities of topology '" +
+                                                  topology.GetName() + "'");
+    for (uint32_t r = 0; r < resolved.GetNRounds(); ++r)
+    {
+        resolved.GetRoundAlgorithms(r); // every clique of two or more has its algorithm
+    }
+    CheckFpgaPlacement(topology, resolved);
 
     if (config.modelBytes < 1 || config.modelBytes > MAX_MODEL_BYTES)
     {
@@ -133,14 +148,13 @@ TrainingRun::Validate(const WanTopology& topology,
     // Every island plans every round as it will when it starts (the format's layout,
     // chunking, rings, rates); the planner checks modelBytes, chunkBytes and parameterCount
     // against the format.
-    ExchangePlanner::Config planning;
-    planning.mode = config.mode;
+    ExchangePlanner::Config planning; // resolved is the forced mode's already
     planning.format = config.format;
     planning.modelBytes = config.modelBytes;
     planning.chunkBytes = config.chunkBytes;
     planning.parameterCount = config.parameterCount;
     planning.streamRateBps = static_cast<double>(config.streamRate.GetBitRate());
-    ExchangePlanner(topology, schedule, planning).Validate();
+    ExchangePlanner(topology, resolved, planning).Validate();
     if (config.maxRepairAttempts < 1)
     {
         throw WanConfigError("maxRepairAttempts", "must be at least 1 (got '0')");
@@ -166,8 +180,21 @@ TrainingRun::TrainingRun(const WanTopology& topology,
       m_config(config),
       m_faultLog(&std::cerr)
 {
-    NS_LOG_FUNCTION(this << topology.GetName() << CapabilityModeToString(config.mode));
-    Validate(m_topology, m_schedule, m_config);
+    NS_LOG_FUNCTION(this << topology.GetName() << GetModeName());
+    Validate(m_topology, schedule, m_config);
+    m_schedule = Resolve(schedule, m_config);
+}
+
+CliqueSchedule
+TrainingRun::Resolve(const CliqueSchedule& schedule, const Config& config)
+{
+    return config.mode ? schedule.WithMode(*config.mode) : schedule;
+}
+
+std::string
+TrainingRun::GetModeName() const
+{
+    return m_config.mode ? CapabilityModeToString(*m_config.mode) : "schedule";
 }
 
 TrainingRun::~TrainingRun()
@@ -194,8 +221,9 @@ TrainingRun::Build()
     RngSeedManager::SetSeed(m_config.seed);
     RngSeedManager::SetRun(1);
 
-    const bool multicast = UsesMulticast(m_config.mode);
-    const bool aggregated = UsesAggregation(m_config.mode);
+    // What the cliques' algorithms need: any clique's need installs it for the run.
+    const bool multicast = m_schedule.UsesAlgorithm(UsesMulticast);
+    const bool aggregated = m_schedule.UsesAlgorithm(UsesAggregation);
     m_scenario = std::make_unique<WanTopologyHelper>(m_topology);
     AggregatorHelper aggregators;
     if (aggregated)
@@ -205,15 +233,15 @@ TrainingRun::Build()
         aggregators.SetAttribute("Timeout", TimeValue(m_config.fpgaTimeout));
         aggregators.SetAttribute("ProcessingDelay", TimeValue(m_config.fpgaDelay));
         aggregators.SetAttribute("LineRate", DataRateValue(m_config.fpgaLineRate));
-        // Tree mode sums on every router of a clique's in-tree, the others at the islands.
+        // A tree clique sums on every router of its in-tree, the others at the islands.
         aggregators.Install(*m_scenario,
                             m_topology.GetFpgaCities(),
-                            AggregatorHelper::GetPortsFor(m_config.mode));
+                            AggregatorHelper::GetPortsFor(m_schedule));
     }
     m_scenario->Install();
     if (aggregated)
     {
-        aggregators.SetSchedule(*m_scenario, m_schedule, m_config.jobId, m_config.mode);
+        aggregators.SetSchedule(*m_scenario, m_schedule, m_config.jobId);
     }
     m_pim = std::make_unique<PimMulticastHelper>(*m_scenario);
     if (multicast)
@@ -243,8 +271,8 @@ TrainingRun::Build()
         }
     }
 
+    // The islands take each clique's algorithm from the schedule (a forced mode is in it).
     TrainingHelper training(*m_scenario, m_schedule);
-    training.SetMode(m_config.mode);
     if (multicast)
     {
         // The TTL must also reach members along the longer routes a link failure leaves.
@@ -323,7 +351,7 @@ TrainingRun::Build()
         m_faultInjector->AddRerouteCallback(
             MakeCallback(&PimMulticastRouting::Reroute, m_pim->GetMulticastRouting()));
     }
-    if (m_config.mode == CapabilityMode::TREE)
+    if (AggregatorHelper::GetPortsFor(m_schedule) == WanTopologyHelper::EVERY_PORT)
     {
         m_faultInjector->AddRerouteCallback(MakeCallback(&TrainingRun::OnFpgaReroute, this));
     }
@@ -425,9 +453,11 @@ TrainingRun::GetTimeLimit() const
     settings.modelBytes = static_cast<double>(m_config.modelBytes);
     ScheduleMetrics metrics(m_topology, settings);
     double commS = 0;
-    for (const auto& round : m_schedule.GetRounds())
+    for (uint32_t r = 0; r < m_schedule.GetNRounds(); ++r)
     {
-        commS = std::max(commS, metrics.GetRoundCost(round, m_config.mode).commS);
+        commS = std::max(
+            commS,
+            metrics.GetRoundCost(m_schedule.GetRound(r), m_schedule.GetRoundAlgorithms(r)).commS);
     }
     double rttS = 0;
     double accessS = 0;
@@ -440,7 +470,7 @@ TrainingRun::GetTimeLimit() const
         accessS = std::max(accessS, 4e-3 * m_topology.GetCity(i).accessLatencyMs);
     }
     double waitS = rttS + accessS + m_config.nackTimeout.GetSeconds();
-    if (UsesAggregation(m_config.mode))
+    if (m_schedule.UsesAlgorithm(UsesAggregation))
     {
         waitS += m_config.fpgaTimeout.GetSeconds();
     }
@@ -451,7 +481,7 @@ TrainingRun::GetTimeLimit() const
 void
 TrainingRun::OnFpgaReroute(const WanTopology& routing)
 {
-    AggregatorHelper().SetSchedule(*m_scenario, m_schedule, m_config.jobId, m_config.mode, routing);
+    AggregatorHelper().SetSchedule(*m_scenario, m_schedule, m_config.jobId, routing);
 }
 
 void
@@ -582,8 +612,14 @@ TrainingRun::GetConfigJson() const
 {
     nlohmann::json config = {
         {"topology_name", m_topology.GetName()},
-        {"schedule_rounds", nlohmann::json::parse(m_schedule.ToJson(m_topology))["rounds"]},
-        {"mode", CapabilityModeToString(m_config.mode)},
+        // A forced mode writes the plain lists the mode applies to; else each clique with its
+        // algorithm.
+        {"schedule_rounds",
+         nlohmann::json::parse(
+             (m_config.mode ? CliqueSchedule(m_schedule.GetNIslands(), m_schedule.GetRounds())
+                            : m_schedule)
+                 .ToJson(m_topology))["rounds"]},
+        {"mode", GetModeName()},
         {"format", PayloadFormatToString(m_config.format)},
         {"model_bytes", m_config.modelBytes},
         {"chunk_bytes", m_config.chunkBytes},
@@ -607,7 +643,7 @@ TrainingRun::GetConfigJson() const
         {"faults", m_config.faults.ToJson(m_topology)},
         {"time_limit_s", GetTimeLimit().GetSeconds()},
     };
-    if (UsesMulticast(m_config.mode))
+    if (m_schedule.UsesAlgorithm(UsesMulticast))
     {
         config["group_range"] = m_config.groupRange;
         if (m_pim)
@@ -615,7 +651,7 @@ TrainingRun::GetConfigJson() const
             config["multicast_ttl"] = m_pim->GetMulticastTtl();
         }
     }
-    if (UsesAggregation(m_config.mode))
+    if (m_schedule.UsesAlgorithm(UsesAggregation))
     {
         config["fpga"] = {{"slot_count", m_config.fpgaSlots},
                           {"timeout_s", m_config.fpgaTimeout.GetSeconds()},

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -37,8 +38,9 @@ namespace ns3
 /**
  * @ingroup wan-training
  * @brief One packet-level training run, built in one place: the WAN scenario
- * (WanTopologyHelper), the in-line FPGAs (AggregatorHelper) in aggregation and both modes, the
- * multicast source trees (PimMulticastHelper) in multicast and both modes, random loss on the
+ * (WanTopologyHelper), the in-line FPGAs (AggregatorHelper) when a clique aggregates (on every
+ * router port when a clique uses tree), the multicast source trees (PimMulticastHelper) of the
+ * cliques that multicast, random loss on the
  * WAN links, one TrainingIslandApplication per city (TrainingHelper), the results recorder
  * (TrainingResults), optional pcap capture, and the faults of Config::faults (FaultPlan):
  *
@@ -86,12 +88,14 @@ class TrainingRun
      */
     struct Config
     {
-        CapabilityMode mode{CapabilityMode::UNICAST}; //!< unicast, multicast, aggregation,
-                                                      //!< both, ring or tree
-        uint16_t jobId{1};                            //!< JobId of the islands and the FPGAs
-        uint32_t rounds{1};                           //!< rounds to run (>= 1)
-        PayloadFormat format{PayloadFormat::FP32};    //!< Format of the values on the wire
-        uint64_t modelBytes{100000000};               //!< ModelBytes, S (an encoding in format)
+        /** The mode forced on every clique (unicast, multicast, aggregation, both, ring or
+         *  tree); none: each clique uses the algorithm the schedule gives it (a clique of two
+         *  or more without one is an error, field `mode`) */
+        std::optional<CapabilityMode> mode;
+        uint16_t jobId{1};                         //!< JobId of the islands and the FPGAs
+        uint32_t rounds{1};                        //!< rounds to run (>= 1)
+        PayloadFormat format{PayloadFormat::FP32}; //!< Format of the values on the wire
+        uint64_t modelBytes{100000000};            //!< ModelBytes, S (an encoding in format)
         uint32_t chunkBytes{0};            //!< ChunkBytes (0: fill the path MTU; else whole values)
         uint32_t parameterCount{1024};     //!< ParameterCount, real values
         uint32_t localSteps{10};           //!< LocalSteps per round
@@ -121,13 +125,16 @@ class TrainingRun
      * @param schedule the clique schedule (its island count must match the topology)
      * @param config the configuration
      * @throws WanConfigError naming the field of config ("mode", "chunkBytes", ...; "topology"
-     *         or "schedule" for the arguments) with the reason: a mode the topology cannot do, more
+     *         or "schedule" for the arguments) with the reason: a forced mode the topology
+     *         cannot do, a clique without an algorithm and no mode forced ("mode"), more
      *         islands than IslandSyncHeader supports, a chunk that
      *         does not fit a clique's path MTU, too many parameters for the model size, a ring
      *         clique whose model is cut into fewer chunks than it has members (chunkBytes, or
      *         modelBytes below 4 bytes per member), a value out of range, a fault the topology or
      *         the rounds cannot have (FaultPlan::Validate, fields "faults.crashes", ...), a pcap
      *         directory that cannot be created (pcapDir)
+     * @throws WanInputError (source "schedule", path `$.rounds[r][c].algorithm`) for a
+     *         clique's own algorithm that the topology's capabilities do not allow
      */
     static void Validate(const WanTopology& topology,
                          const CliqueSchedule& schedule,
@@ -213,8 +220,11 @@ class TrainingRun
     const Config& GetConfig() const;
     /** @return the topology */
     const WanTopology& GetTopology() const;
-    /** @return the schedule */
+    /** @return the schedule the islands follow: every clique with its algorithm (the forced
+     *  mode when Config::mode is set) */
     const CliqueSchedule& GetSchedule() const;
+    /** @return the forced mode's name, or "schedule" when each clique uses its own */
+    std::string GetModeName() const;
     /** @return the scenario (after Build()) */
     const WanTopologyHelper& GetScenario() const;
     /** @return the multicast helper (trees installed in multicast and both modes only) */
@@ -244,6 +254,12 @@ class TrainingRun
     const std::vector<Ptr<WanFaultErrorModel>>& GetFaultModels() const;
 
   private:
+    /**
+     * @param schedule a schedule
+     * @param config a configuration
+     * @return the schedule with the forced mode on every clique, or as it is
+     */
+    static CliqueSchedule Resolve(const CliqueSchedule& schedule, const Config& config);
     /** Print a progress line if due (RoundFinished sink). */
     void OnRoundFinished(uint32_t island,
                          uint32_t round,

@@ -341,7 +341,7 @@ AggregatorTestCase::Build(const std::vector<std::vector<std::string>>& cliques)
         round.push_back(clique);
     }
     CliqueSchedule schedule(m_topology->GetNCities(), {round});
-    m_aggregators.SetSchedule(*m_scenario, schedule, JOB, CapabilityMode::AGGREGATION);
+    m_aggregators.SetSchedule(*m_scenario, schedule.WithMode(CapabilityMode::AGGREGATION), JOB);
 }
 
 void
@@ -1257,7 +1257,7 @@ AggregatorPlacementTestCase::DoRun()
 
     // Expectations from the Latin triples: island i of clique C expects C \ {i}.
     CliqueSchedule schedule = CliqueSchedule::LatinTriples(topology.GetNCities());
-    aggregators.SetSchedule(scenario, schedule, JOB, CapabilityMode::AGGREGATION);
+    aggregators.SetSchedule(scenario, schedule.WithMode(CapabilityMode::AGGREGATION), JOB);
     for (uint32_t island : {lon, sin})
     {
         Ptr<AggregatorNetDevice> fpga = aggregators.GetAggregator(scenario, island);

@@ -299,7 +299,7 @@ TEST(FpgaPlacement, TreeScheduleCrossingARouterWithoutAnFpgaIsRefused)
         "in-tree: NYC LON AMS)";
     try
     {
-        CheckFpgaPlacement(t, schedule, CapabilityMode::TREE);
+        CheckFpgaPlacement(t, schedule.WithMode(CapabilityMode::TREE));
         ADD_FAILURE() << "a clique across LON was accepted";
     }
     catch (const WanConfigError& error)
@@ -312,12 +312,13 @@ TEST(FpgaPlacement, TreeScheduleCrossingARouterWithoutAnFpgaIsRefused)
     {
         if (mode != CapabilityMode::TREE)
         {
-            EXPECT_NO_THROW(CheckFpgaPlacement(t, schedule, mode)) << CapabilityModeToString(mode);
+            EXPECT_NO_THROW(CheckFpgaPlacement(t, schedule.WithMode(mode)))
+                << CapabilityModeToString(mode);
         }
     }
-    EXPECT_NO_THROW(CheckFpgaPlacement(t,
-                                       CliqueSchedule(t.GetNCities(), {{{CHI, TYO}, {NYC, FRA}}}),
-                                       CapabilityMode::TREE));
+    EXPECT_NO_THROW(CheckFpgaPlacement(
+        t,
+        CliqueSchedule(t.GetNCities(), {{{CHI, TYO}, {NYC, FRA}}}).WithMode(CapabilityMode::TREE)));
 
     // The schedule model has no cost for it: Evaluate names the round, GetRoundCost the clique.
     ScheduleMetrics::Settings settings;
@@ -367,7 +368,7 @@ TEST(FpgaPlacement, TheOptimizerPicksOnlyCliquesThatPassTheCheck)
             EXPECT_EQ(full.FindRouterWithoutFpga(clique), LinkLoadModel::NO_CITY);
         }
     }
-    EXPECT_NO_THROW(CheckFpgaPlacement(all, tree.schedule, CapabilityMode::TREE));
+    EXPECT_NO_THROW(CheckFpgaPlacement(all, tree.schedule.WithMode(CapabilityMode::TREE)));
 
     // Without an FPGA at LON and SIN no tree clique holds them, so no tree schedule mixes: the
     // optimizer refuses, naming both; aggregation and both optimize, costing LON's copies.
@@ -389,7 +390,7 @@ TEST(FpgaPlacement, TheOptimizerPicksOnlyCliquesThatPassTheCheck)
     for (CapabilityMode mode : {CapabilityMode::AGGREGATION, CapabilityMode::BOTH})
     {
         ScheduleOptimizer::Result result = ScheduleOptimizer(t, settings, mode, options).Optimize();
-        EXPECT_NO_THROW(CheckFpgaPlacement(t, result.schedule, mode));
+        EXPECT_NO_THROW(CheckFpgaPlacement(t, result.schedule.WithMode(mode)));
         EXPECT_DOUBLE_EQ(result.evaluation.xiS, metrics.Evaluate(result.schedule, mode).xiS);
         EXPECT_TRUE(result.evaluation.mixes);
     }

@@ -286,6 +286,7 @@ class RoundExchangesTestCase : public TestCase
                       {"a": "a", "b": "c", "latency_ms": 10, "capacity_gbps": 10}])");
         const CliqueSchedule schedule = CliqueSchedule::AllReduce(3);
         ExchangePlanner::Config config;
+        config.mode = CapabilityMode::UNICAST;
         config.modelBytes = 100000;
         config.parameterCount = 8;
         const uint32_t rounds = 3;

@@ -1346,9 +1346,32 @@ TEST(PcapTraceReport, CountsEachTransmissionOnceOnItsDirectedLink)
         EXPECT_EQ(json["ambiguous_packets"], 0);
         std::string csv = dir + "/out/report.csv";
         std::filesystem::create_directories(dir + "/out");
+        // Every sync message belongs to one (job, round, clique): the cliques add up to the
+        // rounds; labels from a run's results name each clique's members and algorithm.
+        uint64_t cliqueBytes = 0;
+        uint64_t roundBytes = 0;
+        for (const auto& clique : json["cliques"])
+        {
+            cliqueBytes += clique["bytes"].get<uint64_t>();
+            EXPECT_TRUE(clique["algorithm"].is_null()) << "no labels yet";
+        }
+        for (const auto& round : json["rounds"])
+        {
+            roundBytes += round["bytes"].get<uint64_t>();
+        }
+        EXPECT_EQ(cliqueBytes, roundBytes);
+        ASSERT_FALSE(json["cliques"].empty());
+        report.SetCliqueLabels({{{"aaa", "bbb"}}}, {{"ring"}}, "schedule");
+        json = nlohmann::json::parse(report.ToJson());
+        EXPECT_EQ(json["cliques"][0]["algorithm"], "ring");
+        EXPECT_EQ(json["cliques"][0]["members"], (nlohmann::json{"aaa", "bbb"}));
+        report.SetCliqueLabels({{{"aaa", "bbb"}}}, {{""}}, "both");
+        EXPECT_EQ(report.GetCliqueLabel(0, 0)->algorithm, "both") << "a forced mode";
         std::vector<std::string> files = report.WriteCsv(csv);
-        ASSERT_EQ(files.size(), 4u);
+        ASSERT_EQ(files.size(), 5u);
         EXPECT_EQ(files[1], dir + "/out/report-islands.csv");
+        EXPECT_EQ(files[4], dir + "/out/report-cliques.csv");
+        EXPECT_NE(ReadText(files[4]).find("1,0,0,both,"), std::string::npos) << ReadText(files[4]);
         std::string text = ReadText(csv);
         EXPECT_NE(text.find("aaa->bbb,total,6,"), std::string::npos) << text;
         EXPECT_NE(text.find("aaa:up,1,1,"), std::string::npos) << text;
@@ -1668,11 +1691,11 @@ TEST(PcapTraceReport, ClassifiesTreeAggregatesAndCountsEachRoutersReduction)
         std::string csv = dir + "/out/report.csv";
         std::filesystem::create_directories(dir + "/out");
         std::vector<std::string> files = report.WriteCsv(csv);
-        ASSERT_EQ(files.size(), 7u);
-        EXPECT_EQ(files[4], dir + "/out/report-tree.csv");
-        std::string text = ReadText(files[4]);
+        ASSERT_EQ(files.size(), 8u);
+        EXPECT_EQ(files[5], dir + "/out/report-tree.csv");
+        std::string text = ReadText(files[5]);
         EXPECT_NE(text.find("bbb->aaa,partial,3,"), std::string::npos) << text;
-        std::string routersCsv = ReadText(files[5]);
+        std::string routersCsv = ReadText(files[6]);
         EXPECT_NE(routersCsv.find("bbb,9,9,3,8,1,1,2.25"), std::string::npos) << routersCsv;
         std::filesystem::remove_all(dir);
     }

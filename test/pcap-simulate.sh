@@ -294,6 +294,47 @@ for mode in unicast multicast aggregation both ring tree; do
   done
 done
 
+# A mixed schedule (each clique by its own algorithm): with --results, every clique's traffic is
+# labelled with the algorithm the results say it ran, its DATA and AGGREGATE senders are its
+# members, multicast packets appear only for the cliques that multicast, and the cliques' bytes
+# add up to the rounds' bytes (every sync message belongs to one clique). The READYs an island
+# sends for the round after the last one (no such round in the results) are left out.
+mixed="$work/mixed"
+mkdir -p "$mixed/pcap"
+if "$simulate" --topology="$topology" --schedule="$source_dir/test/data/mixed-nine-city.json" \
+  --modelBytes=60000 --parameterCount=2000 --rounds=2 --out="$mixed/results.json" \
+  --pcap="$mixed/pcap" >/dev/null 2>"$mixed/simulate.err" &&
+  "$report" "$mixed/pcap" --results="$mixed/results.json" --json="$mixed/report.json" \
+    >"$mixed/report.txt" 2>"$mixed/report.err"; then
+  problems=$(jq -n --slurpfile results "$mixed/results.json" --slurpfile report "$mixed/report.json" '
+    ($results[0].rounds | map({key: (.round | tostring),
+       value: (.cliques | map({key: (.clique | tostring), value: .}) | from_entries)})
+       | from_entries) as $cliques
+    | [$report[0].cliques[] | select(.job == 1 and .round < ($results[0].rounds | length))
+       | . as $c | $cliques[($c.round | tostring)][($c.clique | tostring)] as $r
+       | if $r == null then "round \($c.round) clique \($c.clique): not in the results"
+         elif $c.algorithm != $r.algorithm then
+           "round \($c.round) clique \($c.clique): \($c.algorithm) in the captures, \($r.algorithm) in the results"
+         elif ($c.senders | sort) != ($r.members | sort) then
+           "round \($c.round) clique \($c.clique): senders \($c.senders) are not its members"
+         elif (($c.multicast_packets > 0) != ($c.algorithm == "both" or $c.algorithm == "multicast"))
+           then "round \($c.round) clique \($c.clique) (\($c.algorithm)): \($c.multicast_packets) multicast packets"
+         else empty end]
+    + (if ([$report[0].cliques[].bytes] | add) != ([$report[0].rounds[].bytes] | add)
+       then ["the cliques bytes do not add up to the rounds bytes"] else [] end)
+    | .[]')
+  if [ -n "$problems" ]; then
+    fail "mixed: $problems"
+  elif ! grep -q "cliques running ring" "$mixed/report.txt"; then
+    fail "mixed: no traffic summed for the ring cliques"
+  else
+    checked=$((checked + 1))
+    echo "ok mixed: every clique labelled with its algorithm, its senders its members"
+  fi
+else
+  fail "mixed: simulate or pcap-report failed: $(head -3 "$mixed/simulate.err" "$mixed/report.err")"
+fi
+
 echo "$checked checks passed, $failed failed"
 if [ "$failed" -eq 0 ] && [ "$checked" -gt 0 ]; then
   rm -rf "$work"

@@ -48,6 +48,7 @@ const std::string TINY = "data/tiny-valid.json";
 std::unique_ptr<TrainingRun>
 RunTinyLossy(const WanTopology& tiny, TrainingRun::Config& config)
 {
+    config.mode = CapabilityMode::UNICAST;
     config.rounds = 3;
     config.modelBytes = 20000;
     config.parameterCount = 128;
@@ -168,7 +169,7 @@ class TrainingRunSummaryRoundTripTestCase : public TestCase
             NS_TEST_EXPECT_MSG_GT(*round.commS, 0.0, "round " << r << " comm");
             NS_TEST_EXPECT_MSG_EQ(
                 round.predictedCommS,
-                metrics.GetRoundCost(schedule.GetRound(r % schedule.GetNRounds()), config.mode)
+                metrics.GetRoundCost(schedule.GetRound(r % schedule.GetNRounds()), *config.mode)
                     .commS,
                 "round " << r << " predicted comm");
             NS_TEST_EXPECT_MSG_EQ(round.complete, recorder.IsRoundComplete(r), "complete");

@@ -358,6 +358,41 @@ PcapReportWriter::ToJson() const
                         {"router_addresses", routerAddresses},
                         {"totals", ReplicationToJson(m_report.GetTotalReplication(), cityOfIndex)}};
 
+    json cliques = json::array();
+    for (const auto& [key, stats] : m_report.GetCliques())
+    {
+        const auto& [jobId, round, clique] = key;
+        json entry = CountersToJson(stats.total);
+        json byType = json::object();
+        for (const auto& [type, counters] : stats.kinds)
+        {
+            byType[SyncPacketDecoder::TypeToString(type)] = CountersToJson(counters);
+        }
+        json senders = json::array();
+        for (uint32_t i = 0; i < 64; ++i)
+        {
+            if (stats.senders & (uint64_t{1} << i))
+            {
+                auto city = cityOfIndex.find(i);
+                senders.push_back(city != cityOfIndex.end() ? json(city->second) : json(i));
+            }
+        }
+        const PcapTraceReport::CliqueLabel* label = m_report.GetCliqueLabel(round, clique);
+        entry["job"] = jobId;
+        entry["round"] = round;
+        entry["clique"] = clique;
+        entry["members"] = label ? json(label->members) : json(nullptr);
+        entry["algorithm"] =
+            label && !label->algorithm.empty() ? json(label->algorithm) : json(nullptr);
+        entry["senders"] = senders;
+        entry["multicast_packets"] = stats.multicast;
+        entry["links"] = stats.links.size();
+        entry["first_s"] = SecondsOrNull(stats.span.firstNs);
+        entry["last_s"] = SecondsOrNull(stats.span.lastNs);
+        entry["messages"] = byType;
+        cliques.push_back(entry);
+    }
+
     json messages = json::object();
     for (const auto& [type, counters] : kinds)
     {
@@ -369,6 +404,7 @@ PcapReportWriter::ToJson() const
                 {"links", links},
                 {"messages", messages},
                 {"rounds", rounds},
+                {"cliques", cliques},
                 {"islands", islands},
                 {"aggregation", aggregation},
                 {"replication", replication},
@@ -395,7 +431,8 @@ PcapReportWriter::WriteCsv(const std::string& path) const
         {path, &PcapReportWriter::WriteLinksCsv},
         {SiblingCsv(path, "-islands"), &PcapReportWriter::WriteIslandsCsv},
         {SiblingCsv(path, "-aggregation"), &PcapReportWriter::WriteAggregationCsv},
-        {SiblingCsv(path, "-replication"), &PcapReportWriter::WriteReplicationCsv}};
+        {SiblingCsv(path, "-replication"), &PcapReportWriter::WriteReplicationCsv},
+        {SiblingCsv(path, "-cliques"), &PcapReportWriter::WriteCliquesCsv}};
     if (m_report.GetTree().HasTreeTraffic())
     {
         tables.emplace_back(SiblingCsv(path, "-tree"), &PcapReportWriter::WriteTreeCsv);
@@ -411,6 +448,22 @@ PcapReportWriter::WriteCsv(const std::string& path) const
         written.push_back(file);
     }
     return written;
+}
+
+void
+PcapReportWriter::WriteCliquesCsv(std::ostream& out) const
+{
+    out << "job,round,clique,algorithm,packets,bytes,model_bytes,multicast_packets,links,first_s,"
+           "last_s\n";
+    for (const auto& [key, stats] : m_report.GetCliques())
+    {
+        const auto& [jobId, round, clique] = key;
+        const PcapTraceReport::CliqueLabel* label = m_report.GetCliqueLabel(round, clique);
+        out << jobId << "," << round << "," << clique << "," << (label ? label->algorithm : "")
+            << "," << stats.total.packets << "," << stats.total.bytes << ","
+            << stats.total.modelBytes << "," << stats.multicast << "," << stats.links.size() << ","
+            << SecondsCsv(stats.span.firstNs) << "," << SecondsCsv(stats.span.lastNs) << "\n";
+    }
 }
 
 void

@@ -70,6 +70,9 @@ class PcapReportWriter
     void WriteAggregationCsv(std::ostream& out) const;
     /** @param out where to write the replication table: per stream and link its chunks */
     void WriteReplicationCsv(std::ostream& out) const;
+    /** @param out where to write the cliques table: per (job, round, clique) its traffic and,
+     *  with labels, its algorithm */
+    void WriteCliquesCsv(std::ostream& out) const;
     /** @param out where to write the tree table: per directed link and class its aggregates */
     void WriteTreeCsv(std::ostream& out) const;
     /** @param out where to write the routers table: per router its FPGA reduction */

@@ -20,7 +20,11 @@
  * class, each router's FPGA reduction, the totals' replication; PcapTreeAnalysis); as JSON, CSV
  * and a PNG heat map (gnuplot).
  *
- * Usage: pcap-report DIR [--json=F] [--csv=F] [--plot=F.png] [--port=N]
+ * Per (job, round, clique) it reports the clique's traffic (every message type, every link it
+ * used); with --results=F, the run's results JSON, each clique is labelled with its members and
+ * the algorithm it ran, and the traffic is summed by algorithm (a mixed schedule's cliques).
+ *
+ * Usage: pcap-report DIR [--json=F] [--csv=F] [--plot=F.png] [--port=N] [--results=F]
  * Exit status: 0 on success, 1 on an input error (missing directory, a capture that is empty,
  * truncated, not a pcap or not PPP, a missing peer capture, an unwritable output).
  */
@@ -28,6 +32,7 @@
 #include "command-line-values.h"
 #include "pcap-trace-report.h"
 #include "sync-packet-decoder.h"
+#include "training-run-summary.h"
 #include "wan-input-error.h"
 
 #include "ns3/command-line.h"
@@ -35,6 +40,7 @@
 
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <string>
 
 using namespace ns3;
@@ -61,6 +67,7 @@ Run(int argc, char** argv)
     std::string jsonFile;
     std::string csvFile;
     std::string plotFile;
+    std::string resultsFile;
     uint32_t port = SyncPacketDecoder::DEFAULT_PORT;
 
     CommandLine cmd(__FILE__);
@@ -69,13 +76,18 @@ Run(int argc, char** argv)
               "A-up.pcap, A-down.pcap, as wan-training-simulate --pcap=DIR writes them).\n"
               "Each frame is counted once, on the directed link whose device transmitted it. "
               "--csv=F also writes F's siblings -islands.csv, -aggregation.csv and "
-              "-replication.csv, and with tree traffic -tree.csv, -routers.csv and -totals.csv."
+              "-replication.csv, -cliques.csv, and with tree traffic -tree.csv, -routers.csv and "
+              "-totals.csv."
               "\nExit status: 0 on success, 1 on an input error.");
     cmd.AddNonOption("directory", "the directory of the captures", directory);
     cmd.AddValue("json", "write the report as JSON to this file", jsonFile);
     cmd.AddValue("csv", "write the CSV tables (links per round first) to this file", csvFile);
     cmd.AddValue("plot", "write a PNG heat map of bytes per directed link per round", plotFile);
     cmd.AddValue("port", "the UDP port of the sync transport", port);
+    cmd.AddValue("results",
+                 "the run's results JSON (wan-training-simulate --out): labels each clique's "
+                 "traffic with its members and algorithm",
+                 resultsFile);
     cmd.Parse(argc, argv);
 
     if (directory.empty())
@@ -94,6 +106,13 @@ Run(int argc, char** argv)
     }
 
     PcapTraceReport report(static_cast<uint16_t>(port));
+    if (!resultsFile.empty())
+    {
+        const TrainingRunSummary results = TrainingRunSummary::ReadFile(resultsFile);
+        report.SetCliqueLabels(results.config.scheduleRounds,
+                               results.config.scheduleAlgorithms,
+                               results.config.mode);
+    }
     report.Analyze(directory);
 
     std::cout << PROGRAM << ": " << directory << ": " << report.GetLinks().size()
@@ -151,6 +170,25 @@ Run(int argc, char** argv)
                       << total.links.size() << " links, " << total.minCopiesPerChunk << "-"
                       << total.maxCopiesPerChunk << " copies per chunk\n";
         }
+    }
+    // The traffic by algorithm (with --results): every clique's transmissions, every link.
+    std::map<std::string, PcapTraceReport::Counters> byAlgorithm;
+    for (const auto& [key, clique] : report.GetCliques())
+    {
+        const PcapTraceReport::CliqueLabel* label =
+            report.GetCliqueLabel(std::get<1>(key), std::get<2>(key));
+        if (label && !label->algorithm.empty())
+        {
+            PcapTraceReport::Counters& sum = byAlgorithm[label->algorithm];
+            sum.packets += clique.total.packets;
+            sum.bytes += clique.total.bytes;
+            sum.modelBytes += clique.total.modelBytes;
+        }
+    }
+    for (const auto& [algorithm, sum] : byAlgorithm)
+    {
+        std::cout << "  cliques running " << algorithm << ": " << sum.packets << " packets, "
+                  << sum.bytes << " bytes, " << sum.modelBytes << " model bytes\n";
     }
     for (const std::string& warning : report.GetWarnings())
     {

@@ -170,6 +170,47 @@ PcapTraceReport::GetTotalReplication() const
     return m_totalReplication;
 }
 
+const std::map<PcapTraceReport::CliqueKey, PcapTraceReport::CliqueStats>&
+PcapTraceReport::GetCliques() const
+{
+    return m_cliques;
+}
+
+void
+PcapTraceReport::SetCliqueLabels(
+    const std::vector<std::vector<std::vector<std::string>>>& scheduleRounds,
+    const std::vector<std::vector<std::string>>& algorithms,
+    const std::string& mode)
+{
+    m_labels.clear();
+    for (std::size_t r = 0; r < scheduleRounds.size(); ++r)
+    {
+        m_labels.emplace_back();
+        for (std::size_t c = 0; c < scheduleRounds[r].size(); ++c)
+        {
+            const std::string& own = r < algorithms.size() && c < algorithms[r].size()
+                                         ? algorithms[r][c]
+                                         : std::string();
+            // A clique of one exchanges nothing; a forced mode replaces the schedule's.
+            const std::string algorithm = scheduleRounds[r][c].size() < 2 ? ""
+                                          : mode != "schedule"            ? mode
+                                                                          : own;
+            m_labels.back().push_back({scheduleRounds[r][c], algorithm});
+        }
+    }
+}
+
+const PcapTraceReport::CliqueLabel*
+PcapTraceReport::GetCliqueLabel(uint32_t round, uint16_t clique) const
+{
+    if (m_labels.empty())
+    {
+        return nullptr;
+    }
+    const std::vector<CliqueLabel>& cliques = m_labels[round % m_labels.size()];
+    return clique < cliques.size() ? &cliques[clique] : nullptr;
+}
+
 const PcapTreeAnalysis&
 PcapTraceReport::GetTree() const
 {
@@ -308,6 +349,17 @@ PcapTraceReport::CountTransmission(const std::string& linkName, const Record& r,
     }
     if (valid)
     {
+        const uint16_t cliqueIndex = r.cliqueId & ((1u << SyncPacketDecoder::SYNC_CLIQUE_BITS) - 1);
+        CliqueStats& clique = m_cliques[{r.jobId, r.round, cliqueIndex}];
+        Add(clique.total, r.wireBytes, r.modelBytes);
+        Add(clique.kinds[r.type], r.wireBytes, r.modelBytes);
+        clique.span.Include(r.timeNs);
+        clique.links.insert(linkName);
+        clique.multicast += r.multicast ? 1 : 0;
+        if (chunk && r.sender < 64)
+        {
+            clique.senders |= uint64_t{1} << r.sender;
+        }
         Add(link.rounds[r.round], r.wireBytes, r.modelBytes);
         Add(link.kinds[r.type], r.wireBytes, r.modelBytes);
         RoundStats& round = m_rounds[r.round];

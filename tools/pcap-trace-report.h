@@ -148,6 +148,27 @@ class PcapTraceReport
         uint64_t dataOut{0};             //!< DATA transmitted on `A:down`
     };
 
+    /** (job, round, clique index without the epoch): one clique of one round. */
+    using CliqueKey = std::tuple<uint16_t, uint32_t, uint16_t>;
+
+    /** What one clique of one round put on the wire, every directed link counted. */
+    struct CliqueStats
+    {
+        Counters total;                    //!< every transmission of its sync messages
+        std::map<uint8_t, Counters> kinds; //!< by message type
+        uint64_t senders{0};               //!< sender fields of its DATA and AGGREGATE
+        uint64_t multicast{0};             //!< transmissions addressed to a multicast group
+        std::set<std::string> links;       //!< the directed links that carried them
+        Span span;                         //!< first and last transmission
+    };
+
+    /** What the run's results say a clique of a schedule round is. */
+    struct CliqueLabel
+    {
+        std::vector<std::string> members; //!< its city ids
+        std::string algorithm;            //!< the algorithm it ran
+    };
+
     /** (job, round, clique, sender): one source's stream of chunks. */
     using StreamKey = std::tuple<uint16_t, uint32_t, uint16_t, uint16_t>;
 
@@ -192,6 +213,25 @@ class PcapTraceReport
     /** @return the replication of the totals (multicast AGGREGATEs) per (job, round, clique,
      * sender) */
     const std::map<StreamKey, ReplicationStats>& GetTotalReplication() const;
+    /** @return the traffic of every (job, round, clique) seen */
+    const std::map<CliqueKey, CliqueStats>& GetCliques() const;
+    /**
+     * @brief Label the cliques with what the run's results say of them (pcap-report
+     * --results): a capture carries round and clique indices, not the members or algorithms.
+     * @param scheduleRounds per schedule round its cliques' members (city ids)
+     * @param algorithms per schedule round each clique's algorithm (empty: the forced mode)
+     * @param mode the run's forced mode, or "schedule"
+     */
+    void SetCliqueLabels(const std::vector<std::vector<std::vector<std::string>>>& scheduleRounds,
+                         const std::vector<std::vector<std::string>>& algorithms,
+                         const std::string& mode);
+    /**
+     * @param round a round
+     * @param clique a clique index in it
+     * @return its label, or nullptr without labels (or for a clique the schedule lacks)
+     */
+    const CliqueLabel* GetCliqueLabel(uint32_t round, uint16_t clique) const;
+
     /** @return the classified aggregates and the routers' reduction */
     const PcapTreeAnalysis& GetTree() const;
     /** @return records per attribution method, over every channel */
@@ -306,8 +346,10 @@ class PcapTraceReport
     std::map<StreamKey, ReplicationStats> m_replication;      //!< by stream
     std::map<StreamKey, ReplicationStats> m_totalReplication; //!< totals by stream
     PcapTreeAnalysis m_tree;                                  //!< aggregates and routers
-    std::map<std::string, uint64_t> m_attribution;            //!< records by attribution method
-    std::vector<std::string> m_warnings;                      //!< warnings
+    std::map<CliqueKey, CliqueStats> m_cliques;               //!< traffic by clique
+    std::vector<std::vector<CliqueLabel>> m_labels; //!< by schedule round, clique (--results)
+    std::map<std::string, uint64_t> m_attribution;  //!< records by attribution method
+    std::vector<std::string> m_warnings;            //!< warnings
 
     /** Per (stream, chunk): per link index, transmissions. */
     std::map<std::pair<StreamKey, uint32_t>, std::map<uint32_t, uint32_t>> m_chunkCopies;

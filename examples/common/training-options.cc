@@ -79,7 +79,9 @@ void
 TrainingOptions::AddMode(CommandLine& cmd)
 {
     cmd.AddValue("mode",
-                 "capability mode: unicast, multicast, aggregation, both, ring or tree",
+                 "the capability mode forced on every clique: unicast, multicast, aggregation, "
+                 "both, ring or tree (default: each clique's algorithm from the schedule, "
+                 "unicast for a schedule of plain lists)",
                  mode);
     m_withMode = true;
 }
@@ -87,7 +89,7 @@ TrainingOptions::AddMode(CommandLine& cmd)
 void
 TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) const
 {
-    if (m_withMode)
+    if (m_withMode && !mode.empty())
     {
         config.mode = CommandLineValues::ParseMode(program, "--mode", mode);
     }

@@ -52,7 +52,8 @@ class TrainingOptions
 
     /**
      * @brief Parse the options into a configuration (the other fields stay): the mode (when
-     * AddMode() was called), modelBytes, rounds, the training knobs and the seed, in this order.
+     * AddMode() was called and --mode given; else config.mode stays as it is), modelBytes, rounds,
+     * the training knobs and the seed, in this order.
      * @param program the name that error messages start with
      * @param config receives the values
      * @throws WanInputError naming program, the option and the reason for a malformed value or
@@ -78,7 +79,7 @@ class TrainingOptions
 
     std::string topology;                                      //!< --topology (empty: not given)
     std::string topologyHelp{"topology JSON file (required)"}; //!< the help text of --topology
-    std::string mode{"unicast"};                               //!< --mode (with AddMode())
+    std::string mode;                                          //!< --mode (with AddMode())
     ModelSizeOptions modelSize;                                //!< --modelBytes and the like
     std::string modelBytesDefault{"100000000"};                //!< S without either size
     std::string rounds{"2"};                                   //!< --rounds

@@ -6,6 +6,7 @@
 
 #include "clique-schedule.h"
 
+#include "wan-config-error.h"
 #include "wan-topology.h"
 
 #include <algorithm>
@@ -320,6 +321,43 @@ CliqueSchedule::HasAlgorithms() const
         for (const std::optional<CapabilityMode>& algorithm : round)
         {
             if (algorithm)
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+std::vector<CapabilityMode>
+CliqueSchedule::GetRoundAlgorithms(uint32_t r) const
+{
+    std::vector<CapabilityMode> algorithms;
+    for (uint32_t c = 0; c < m_rounds.at(r).size(); ++c)
+    {
+        const std::optional<CapabilityMode>& algorithm = m_algorithms[r][c];
+        if (!algorithm && m_rounds[r][c].size() >= 2)
+        {
+            throw WanConfigError(
+                "mode",
+                "schedule round " + std::to_string(r) + ", clique " + std::to_string(c) +
+                    ", has no algorithm and no mode is forced: give the clique its algorithm, or "
+                    "force one mode for every clique (--mode, the islands' "
+                    "Mode attribute)");
+        }
+        algorithms.push_back(algorithm.value_or(CapabilityMode::UNICAST));
+    }
+    return algorithms;
+}
+
+bool
+CliqueSchedule::UsesAlgorithm(const std::function<bool(CapabilityMode)>& test) const
+{
+    for (std::size_t r = 0; r < m_rounds.size(); ++r)
+    {
+        for (std::size_t c = 0; c < m_rounds[r].size(); ++c)
+        {
+            if (m_rounds[r][c].size() >= 2 && m_algorithms[r][c] && test(*m_algorithms[r][c]))
             {
                 return true;
             }

@@ -11,6 +11,7 @@
 #include "wan-input-error.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -124,6 +125,21 @@ class CliqueSchedule
     std::optional<CapabilityMode> GetAlgorithm(uint32_t r, uint32_t c) const;
     /** @return whether any clique carries an algorithm */
     bool HasAlgorithms() const;
+    /**
+     * @brief The algorithms of a resolved round (Resolve), as ScheduleMetrics::GetRoundCost and
+     * LinkLoadModel::GetRoundLoads take them.
+     * @param r a round index
+     * @return the algorithm of each clique of round r (a one-member clique, which idles:
+     *         unicast, which it never uses)
+     * @throws WanConfigError (field `mode`) naming the round and clique of a clique of two or
+     *         more members without an algorithm
+     */
+    std::vector<CapabilityMode> GetRoundAlgorithms(uint32_t r) const;
+    /**
+     * @param test a property of an algorithm, e.g. UsesMulticast
+     * @return whether some clique of two or more members carries an algorithm that has it
+     */
+    bool UsesAlgorithm(const std::function<bool(CapabilityMode)>& test) const;
     /**
      * @param mode an algorithm
      * @return this schedule with every clique of two or more members using it (what a forced

@@ -471,16 +471,18 @@ LinkLoadModel::CheckFpgaPlacement(const CliqueSchedule::Round& round,
 }
 
 void
-CheckFpgaPlacement(const WanTopology& topology, const CliqueSchedule& schedule, CapabilityMode mode)
+CheckFpgaPlacement(const WanTopology& topology, const CliqueSchedule& schedule)
 {
-    if (mode != CapabilityMode::TREE)
+    if (!schedule.UsesAlgorithm([](CapabilityMode m) { return m == CapabilityMode::TREE; }))
     {
         return;
     }
     LinkLoadModel model(topology);
     for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
     {
-        model.CheckFpgaPlacement(schedule.GetRound(r), mode, "schedule round " + std::to_string(r));
+        model.CheckFpgaPlacement(schedule.GetRound(r),
+                                 schedule.GetRoundAlgorithms(r),
+                                 "schedule round " + std::to_string(r));
     }
 }
 

@@ -21,18 +21,16 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief Check that every clique of a schedule can use a mode on the topology's FPGAs
- * (LinkLoadModel::CheckFpgaPlacement for each round): under TREE, every router of every
- * clique's in-tree must have one; the other modes always pass.
+ * @brief Check that every clique of a schedule can use its algorithm on the topology's FPGAs
+ * (LinkLoadModel::CheckFpgaPlacement for each round): every router of every tree clique's
+ * in-tree must have one; the other algorithms always pass.
  * @param topology the topology
- * @param schedule a schedule on its islands
- * @param mode the capability mode
+ * @param schedule a schedule on its islands, every clique with its algorithm
+ *        (CliqueSchedule::Resolve; CliqueSchedule::WithMode for one mode)
  * @throws WanConfigError (field `fpga`) naming the schedule round (from 0), the clique, the
  * tree's root and the first city on its in-tree without an FPGA
  */
-void CheckFpgaPlacement(const WanTopology& topology,
-                        const CliqueSchedule& schedule,
-                        CapabilityMode mode);
+void CheckFpgaPlacement(const WanTopology& topology, const CliqueSchedule& schedule);
 
 /**
  * @ingroup wan-training

@@ -258,10 +258,12 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round,
     // non-ring cliques' largest latency and the links their streams use.
     cost.loads.assign(m_capacityBps.size(), 0.0);
     std::vector<bool> used(cost.loads.size(), false);
+    std::vector<std::vector<double>> cliqueLoads;
     bool star = false;
     for (std::size_t c = 0; c < round.size(); ++c)
     {
-        const std::vector<double> loads = m_links.GetCliqueLoads(round[c], algorithms[c]);
+        cliqueLoads.push_back(m_links.GetCliqueLoads(round[c], algorithms[c]));
+        const std::vector<double>& loads = cliqueLoads.back();
         const bool ring = algorithms[c] == CapabilityMode::RING;
         for (uint32_t d = 0; d < loads.size(); ++d)
         {
@@ -289,6 +291,22 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round,
         }
     }
     const double a = star ? cost.latencyS + cost.bottleneckS : 0.0;
+    // Each non-ring clique alone: its latency and the busiest link its own streams use.
+    cost.cliqueCommS.assign(round.size(), 0.0);
+    for (std::size_t c = 0; c < round.size(); ++c)
+    {
+        if (round[c].size() < 2 || algorithms[c] == CapabilityMode::RING)
+        {
+            continue;
+        }
+        double busiest = 0;
+        for (uint32_t d = 0; d < linkS.size(); ++d)
+        {
+            busiest = cliqueLoads[c][d] > 0 ? std::max(busiest, linkS[d]) : busiest;
+        }
+        cost.cliqueCommS[c] =
+            m_links.GetCliqueLatencyMs(round[c], algorithms[c]) / 1000.0 + busiest;
+    }
     // The largest T_ring of the round's ring cliques, each under the round's loads.
     double ringS = 0;
     for (std::size_t c = 0; c < round.size(); ++c)
@@ -299,6 +317,7 @@ ScheduleMetrics::GetRoundCost(const CliqueSchedule::Round& round,
         }
         RingHops hops = GetRingHops(round[c]);
         RingTime time = GetRingTime(hops, linkS);
+        cost.cliqueCommS[c] = time.timeS;
         if (time.timeS > ringS)
         {
             ringS = time.timeS;
@@ -342,18 +361,10 @@ ScheduleMetrics::Evaluate(const CliqueSchedule& schedule) const
                     "ScheduleMetrics: a schedule of " << schedule.GetNIslands()
                                                       << " islands on a topology of " << n);
     const std::vector<CliqueSchedule::Round>& rounds = schedule.GetRounds();
-    std::vector<std::vector<CapabilityMode>> algorithms(rounds.size());
+    std::vector<std::vector<CapabilityMode>> algorithms;
     for (uint32_t r = 0; r < rounds.size(); ++r)
     {
-        for (uint32_t c = 0; c < rounds[r].size(); ++c)
-        {
-            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
-            NS_ABORT_MSG_IF(!algorithm && rounds[r][c].size() >= 2,
-                            "ScheduleMetrics::Evaluate: round " << r << ", clique " << c
-                                                                << " has no algorithm "
-                                                                   "(CliqueSchedule::Resolve)");
-            algorithms[r].push_back(algorithm.value_or(CapabilityMode::UNICAST));
-        }
+        algorithms.push_back(schedule.GetRoundAlgorithms(r));
         m_links.CheckFpgaPlacement(rounds[r], algorithms[r], "schedule round " + std::to_string(r));
     }
     Evaluation e;

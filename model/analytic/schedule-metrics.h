@@ -78,6 +78,11 @@ class ScheduleMetrics
         std::vector<uint32_t> criticalPath; //!< ring: cities of the critical hop chain, in
                                             //!< time order (empty otherwise or when idle)
         double chainLatencyS{0};            //!< ring: the sum of that chain's hop latencies
+        /** Per clique, its own time under the round's loads n_l(r): a ring clique's T_ring, any
+         *  other clique of two or more its Lat(C) + the busiest link its own streams use, 0 for
+         *  a clique of one. Not MODEL.md's T_comm (which is at least each of them): what a
+         *  clique of a mixed round takes by itself, e.g. to compare with its simulated time. */
+        std::vector<double> cliqueCommS;
     };
 
     /** The hops of a ring clique in ring order, as the step recursion needs them. */
@@ -223,7 +228,7 @@ class ScheduleMetrics
      *        (CliqueSchedule::Resolve)
      * @return every metric of the schedule model, each round timed as a mixed round
      * @throws WanConfigError (field `fpga`) for a tree clique across a router without an FPGA,
-     * naming its schedule round
+     * naming its schedule round; (field `mode`) for a clique without an algorithm
      */
     Evaluation Evaluate(const CliqueSchedule& schedule) const;
 

@@ -53,11 +53,15 @@ ExchangePlanner::ExchangePlanner(const WanTopology& topology,
                                  const CliqueSchedule& schedule,
                                  const Config& config)
     : m_topology(topology),
-      m_schedule(schedule),
+      m_schedule(config.mode ? schedule.WithMode(*config.mode) : schedule),
       m_config(config),
       m_loadModel(topology),
       m_valueCount(GetValueCapacity(config.format, config.modelBytes))
 {
+    for (uint32_t r = 0; r < m_schedule.GetNRounds(); ++r)
+    {
+        m_algorithms.push_back(m_schedule.GetRoundAlgorithms(r));
+    }
     const PayloadFormat format = config.format;
     const std::string name = PayloadFormatToString(format);
     const uint64_t quantumBytes = GetEncodedBytes(format, GetChunkQuantum(format));
@@ -98,9 +102,9 @@ ExchangePlanner::GetRoundLoads(uint32_t scheduleRound) const
     if (it == m_roundLoads.end())
     {
         it = m_roundLoads
-                 .emplace(
-                     scheduleRound,
-                     m_loadModel.GetRoundLoads(m_schedule.GetRound(scheduleRound), m_config.mode))
+                 .emplace(scheduleRound,
+                          m_loadModel.GetRoundLoads(m_schedule.GetRound(scheduleRound),
+                                                    m_algorithms[scheduleRound]))
                  .first;
     }
     return it->second;
@@ -137,7 +141,6 @@ ExchangePlan
 ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
 {
     ExchangePlan plan;
-    plan.mode = m_config.mode;
     plan.format = m_config.format;
     plan.modelBytes = m_config.modelBytes;
     plan.valueCount = m_valueCount;
@@ -147,6 +150,7 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
     if (plan.clique != CliqueSchedule::IDLE)
     {
         plan.members = m_schedule.GetRound(scheduleRound)[plan.clique];
+        plan.mode = m_algorithms[scheduleRound][plan.clique];
     }
     if (plan.members.size() < 2)
     {
@@ -417,9 +421,7 @@ ExchangePlanner::MakeViewPlan(const ExchangePlan& base,
         plan.groupRateBps = 0;
         plan.sendRateBps.clear();
         plan.recvRateBps.clear();
-        CliqueSchedule::Round cliques = m_schedule.GetRound(scheduleRound);
-        cliques[base.clique] = plan.members;
-        const std::vector<double> loads = m_loadModel.GetRoundLoads(cliques, plan.mode);
+        const std::vector<double> loads = GetViewLoads(plan, scheduleRound);
         for (uint32_t other : plan.members)
         {
             if (other != plan.island)
@@ -445,12 +447,21 @@ ExchangePlanner::MakeViewPlan(const ExchangePlan& base,
         plan.recvRateBps.clear();
         if (plan.members.size() >= 2)
         {
-            CliqueSchedule::Round cliques = m_schedule.GetRound(scheduleRound);
-            cliques[base.clique] = plan.members;
-            SetRingPlan(plan, m_loadModel.GetRoundLoads(cliques, plan.mode));
+            SetRingPlan(plan, GetViewLoads(plan, scheduleRound));
         }
     }
     return plan;
+}
+
+std::vector<double>
+ExchangePlanner::GetViewLoads(const ExchangePlan& plan, uint32_t scheduleRound) const
+{
+    // The other cliques keep their members and algorithms.
+    CliqueSchedule::Round cliques = m_schedule.GetRound(scheduleRound);
+    std::vector<CapabilityMode> algorithms = m_algorithms[scheduleRound];
+    cliques[plan.clique] = plan.members;
+    algorithms[plan.clique] = plan.mode;
+    return m_loadModel.GetRoundLoads(cliques, algorithms);
 }
 
 void

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -34,8 +35,11 @@ class WanTopology;
  * whole blocks, whose encoding fills the smallest path MTU between two members of the clique
  * minus the IPv4, UDP and IslandSyncHeader headers; a ring of k members needs at least k
  * chunks (with ChunkBytes 0 the chunks are made smaller). Rates are the bottleneck shares of
- * the round's loads (LinkLoadModel) for the clique's mode, or StreamRate when set. A
- * configuration that cannot be planned throws WanConfigError with the field `mode`,
+ * the round's loads (LinkLoadModel: each clique's streams by its own algorithm, the mixed
+ * rounds of doc/schedule-model.rst), or StreamRate when set. A plan's ExchangePlan::mode is
+ * its clique's algorithm: Config::mode when a mode is forced, else the schedule's (every clique
+ * of two or more members must then carry one). A configuration that cannot be planned throws
+ * WanConfigError with the field `mode`,
  * `format`, `modelBytes`, `chunkBytes` or `parameterCount` and the reason.
  */
 class ExchangePlanner
@@ -44,22 +48,25 @@ class ExchangePlanner
     /** The configuration a plan depends on (the island's attributes of the same names). */
     struct Config
     {
-        CapabilityMode mode{CapabilityMode::UNICAST}; //!< every clique's algorithm (Mode)
-        PayloadFormat format{PayloadFormat::FP32};    //!< Format of the values on the wire
-        uint64_t modelBytes{100000000};               //!< ModelBytes
-        uint32_t chunkBytes{0};                       //!< ChunkBytes (0: fill the path MTU)
-        uint32_t parameterCount{1024};                //!< ParameterCount
-        double streamRateBps{0};                      //!< StreamRate (0: bottleneck share)
+        /** The mode forced on every clique (Mode); none: each clique's from the schedule */
+        std::optional<CapabilityMode> mode;
+        PayloadFormat format{PayloadFormat::FP32}; //!< Format of the values on the wire
+        uint64_t modelBytes{100000000};            //!< ModelBytes
+        uint32_t chunkBytes{0};                    //!< ChunkBytes (0: fill the path MTU)
+        uint32_t parameterCount{1024};             //!< ParameterCount
+        double streamRateBps{0};                   //!< StreamRate (0: bottleneck share)
     };
 
     /**
      * @brief Check the configuration against itself and keep what plans need.
      * @param topology the topology (must outlive the planner)
-     * @param schedule the schedule over the topology's islands (must outlive the planner)
+     * @param schedule the schedule over the topology's islands (copied), every clique of two
+     *        or more members with its algorithm unless config.mode forces one
      * @param config the configuration
-     * @throws WanConfigError for a ChunkBytes that is no whole number of values (in int8 of
-     *         blocks) in the format (`chunkBytes`), a ModelBytes that is no encoding in the
-     *         format (`modelBytes`), more values than ModelBytes holds (`parameterCount`)
+     * @throws WanConfigError for a clique without an algorithm (`mode`), a ChunkBytes that is no
+     * whole number of values (in int8 of blocks) in the format (`chunkBytes`), a ModelBytes that is
+     * no encoding in the format (`modelBytes`), more values than ModelBytes holds
+     * (`parameterCount`)
      */
     ExchangePlanner(const WanTopology& topology,
                     const CliqueSchedule& schedule,
@@ -115,9 +122,16 @@ class ExchangePlanner
     double GetShare(const std::vector<double>& loads, const std::vector<uint32_t>& links) const;
     /**
      * @param scheduleRound a schedule round
-     * @return its link loads under the configured mode (computed once)
+     * @return its link loads, each clique's by its algorithm (computed once)
      */
     const std::vector<double>& GetRoundLoads(uint32_t scheduleRound) const;
+    /**
+     * @param plan a view plan (MakeViewPlan): its clique's remaining members and algorithm
+     * @param scheduleRound its schedule round
+     * @return the round's link loads with the clique as the plan has it, the other cliques as
+     *         the schedule has them
+     */
+    std::vector<double> GetViewLoads(const ExchangePlan& plan, uint32_t scheduleRound) const;
     /**
      * @brief Ring mode: the ring order, place, neighbours, segments and rates of a plan whose
      * members (two or more) and chunk count are set.
@@ -133,9 +147,10 @@ class ExchangePlanner
     std::string DescribeRing(uint32_t scheduleRound, const std::vector<uint32_t>& members) const;
 
     const WanTopology& m_topology;                                //!< the topology
-    const CliqueSchedule& m_schedule;                             //!< the schedule
+    CliqueSchedule m_schedule;                                    //!< with every algorithm
     Config m_config;                                              //!< the configuration
     LinkLoadModel m_loadModel;                                    //!< loads, trees, ring orders
+    std::vector<std::vector<CapabilityMode>> m_algorithms;        //!< by schedule round, clique
     mutable std::map<uint32_t, std::vector<double>> m_roundLoads; //!< loads by schedule round
     uint64_t m_valueCount;                                        //!< values ModelBytes holds
 };

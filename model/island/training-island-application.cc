@@ -130,16 +130,20 @@ TrainingIslandApplication::GetTypeId()
                           MakeUintegerChecker<uint64_t>())
             .AddAttribute(
                 "Mode",
-                "How a clique exchanges its models (doc/schedule-model.rst, capability modes): "
-                "unicast, multicast (needs SetMulticastGroups), aggregation (needs "
-                "in-line FPGAs), both, or ring (the unicast ring all-reduce baseline: "
-                "reduce-scatter and all-gather around LinkLoadModel's ring order), or tree "
-                "(in-network reduction toward a root by an FPGA on every router of the in-tree; "
-                "needs SetMulticastGroups and FPGAs on every port).",
-                EnumValue(static_cast<int>(CapabilityMode::UNICAST)),
+                "How the cliques exchange their models (doc/schedule-model.rst, capability "
+                "modes and mixed rounds): schedule (each clique uses the algorithm the schedule "
+                "gives it; a clique without one is an error), or one mode forced on every "
+                "clique: unicast, multicast (needs SetMulticastGroups), aggregation (needs "
+                "in-line FPGAs), both, ring (the unicast ring all-reduce: reduce-scatter and "
+                "all-gather around LinkLoadModel's ring order), or tree (in-network reduction "
+                "toward a root by an FPGA on every router of the in-tree; needs "
+                "SetMulticastGroups and FPGAs on every port).",
+                EnumValue(SCHEDULE_MODE),
                 MakeEnumAccessor(&TrainingIslandApplication::SetModeValue,
                                  &TrainingIslandApplication::GetModeValue),
-                MakeEnumChecker(static_cast<int>(CapabilityMode::UNICAST),
+                MakeEnumChecker(SCHEDULE_MODE,
+                                "schedule",
+                                static_cast<int>(CapabilityMode::UNICAST),
                                 "unicast",
                                 static_cast<int>(CapabilityMode::MULTICAST),
                                 "multicast",
@@ -337,22 +341,36 @@ TrainingIslandApplication::GetModelBytes() const
     return m_modelBytes;
 }
 
-CapabilityMode
+std::optional<CapabilityMode>
 TrainingIslandApplication::GetMode() const
 {
     return m_mode;
 }
 
+std::optional<CapabilityMode>
+TrainingIslandApplication::GetAlgorithm(uint32_t scheduleRound) const
+{
+    NS_ABORT_MSG_IF(!m_schedule,
+                    "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
+    const uint32_t clique = m_schedule->GetCliqueOf(scheduleRound, m_island);
+    if (clique == CliqueSchedule::IDLE || m_schedule->GetRound(scheduleRound)[clique].size() < 2)
+    {
+        return std::nullopt;
+    }
+    return m_mode ? m_mode : m_schedule->GetAlgorithm(scheduleRound, clique);
+}
+
 void
 TrainingIslandApplication::SetModeValue(int mode)
 {
-    m_mode = static_cast<CapabilityMode>(mode);
+    m_mode =
+        mode == SCHEDULE_MODE ? std::nullopt : std::optional(static_cast<CapabilityMode>(mode));
 }
 
 int
 TrainingIslandApplication::GetModeValue() const
 {
-    return static_cast<int>(m_mode);
+    return m_mode ? static_cast<int>(*m_mode) : SCHEDULE_MODE;
 }
 
 PayloadFormat
@@ -413,7 +431,7 @@ TrainingIslandApplication::BuildPlans()
                     "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
     const std::string& id = m_topology->GetCity(m_island).id;
     ExchangePlanner::Config config;
-    config.mode = m_mode;
+    config.mode = m_mode; // forced on every clique, or none: the schedule's
     config.format = m_format;
     config.modelBytes = m_modelBytes;
     config.chunkBytes = m_chunkBytesAttr;

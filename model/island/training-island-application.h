@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,8 @@ class TrainingIslandApplication : public Application
   public:
     /** The module's UDP port for island synchronization (SyncProtocol::DEFAULT_PORT). */
     static constexpr uint16_t DEFAULT_PORT = SyncProtocol::DEFAULT_PORT;
+    /** The Mode attribute's value "schedule": each clique uses the schedule's algorithm. */
+    static constexpr int SCHEDULE_MODE = -1;
     /** Bytes of the IPv4 and UDP headers of every chunk (SyncProtocol::IP_UDP_HEADER_BYTES). */
     static constexpr uint32_t IP_UDP_HEADER_BYTES = SyncProtocol::IP_UDP_HEADER_BYTES;
     /** Bytes of the PPP header on every point-to-point link (SyncProtocol::PPP_HEADER_BYTES). */
@@ -129,8 +132,15 @@ class TrainingIslandApplication : public Application
     uint32_t GetRounds() const;
     /** @return the ModelBytes attribute */
     uint64_t GetModelBytes() const;
-    /** @return the capability mode */
-    CapabilityMode GetMode() const;
+    /** @return the mode forced on every clique (Mode), none when each clique uses the
+     *  algorithm the schedule gives it */
+    std::optional<CapabilityMode> GetMode() const;
+    /**
+     * @param scheduleRound a schedule round (< the schedule's period)
+     * @return the algorithm of the island's clique in it (the forced Mode, else the
+     *         schedule's), none when the island idles or the clique has no algorithm
+     */
+    std::optional<CapabilityMode> GetAlgorithm(uint32_t scheduleRound) const;
     /** @return the Format attribute: how the values travel on the wire */
     PayloadFormat GetFormat() const;
     /**
@@ -427,24 +437,24 @@ class TrainingIslandApplication : public Application
      */
     void HandleRead(Ptr<Socket> socket);
     // Attributes.
-    uint16_t m_jobId{1};                            //!< job id
-    uint16_t m_port{DEFAULT_PORT};                  //!< UDP port
-    uint32_t m_rounds{10};                          //!< rounds to run
-    uint64_t m_modelBytes{100000000};               //!< wire size of a contribution
-    uint32_t m_chunkBytesAttr{0};                   //!< chunk size override (0 = fill the path MTU)
-    uint32_t m_parameterCount{1024};                //!< length of the real parameter vector
-    uint32_t m_localSteps{10};                      //!< local steps per round
-    Time m_stepTime;                                //!< time of one local step
-    double m_learningRate{0.05};                    //!< gradient step size
-    double m_heterogeneity{1.0};                    //!< objective heterogeneity
-    uint64_t m_objectiveSeed{1};                    //!< objective seed
-    CapabilityMode m_mode{CapabilityMode::UNICAST}; //!< capability mode
-    PayloadFormat m_format{PayloadFormat::FP32};    //!< how the values travel on the wire
-    DataRate m_streamRate;                          //!< pacing override (0 = bottleneck share)
-    Time m_nackTimeout;                             //!< stall timeout
-    bool m_cliqueBarrier{true};                     //!< wait for READY before streaming to a member
-    uint32_t m_maxRepairAttempts{50};               //!< attempts without progress before giving up
-    Time m_aggregationTimeout{MilliSeconds(500)};   //!< the FPGAs' Timeout (NACK patience)
+    uint16_t m_jobId{1};                          //!< job id
+    uint16_t m_port{DEFAULT_PORT};                //!< UDP port
+    uint32_t m_rounds{10};                        //!< rounds to run
+    uint64_t m_modelBytes{100000000};             //!< wire size of a contribution
+    uint32_t m_chunkBytesAttr{0};                 //!< chunk size override (0 = fill the path MTU)
+    uint32_t m_parameterCount{1024};              //!< length of the real parameter vector
+    uint32_t m_localSteps{10};                    //!< local steps per round
+    Time m_stepTime;                              //!< time of one local step
+    double m_learningRate{0.05};                  //!< gradient step size
+    double m_heterogeneity{1.0};                  //!< objective heterogeneity
+    uint64_t m_objectiveSeed{1};                  //!< objective seed
+    std::optional<CapabilityMode> m_mode;         //!< forced mode (none: the schedule's)
+    PayloadFormat m_format{PayloadFormat::FP32};  //!< how the values travel on the wire
+    DataRate m_streamRate;                        //!< pacing override (0 = bottleneck share)
+    Time m_nackTimeout;                           //!< stall timeout
+    bool m_cliqueBarrier{true};                   //!< wait for READY before streaming to a member
+    uint32_t m_maxRepairAttempts{50};             //!< attempts without progress before giving up
+    Time m_aggregationTimeout{MilliSeconds(500)}; //!< the FPGAs' Timeout (NACK patience)
     uint32_t m_crashRound{NEVER};      //!< the round the island leaves at (NEVER: it does not)
     bool m_overlap{false};             //!< whether compute overlaps the exchange
     std::vector<float> m_contribution; //!< the snapshot of m_round as the format decodes it
