@@ -60,18 +60,37 @@ ScheduleOptimizer::Better(const Scored& a, const Scored& b)
     return a.schedule < b.schedule;
 }
 
+bool
+ScheduleOptimizer::MaskClique::operator<(const MaskClique& other) const
+{
+    return members != other.members ? members < other.members : algorithm < other.algorithm;
+}
+
+bool
+ScheduleOptimizer::MaskClique::operator==(const MaskClique& other) const
+{
+    return members == other.members && algorithm == other.algorithm;
+}
+
+std::size_t
+ScheduleOptimizer::MaskCliqueHash::operator()(const MaskClique& clique) const
+{
+    return std::hash<Mask>()(clique.members * 8 + static_cast<Mask>(clique.algorithm));
+}
+
 ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
                                      const ScheduleMetrics::Settings& settings,
-                                     CapabilityMode mode,
+                                     std::vector<CapabilityMode> algorithms,
+                                     std::optional<CapabilitySet> set,
                                      const Options& options)
     : m_topology(topology),
       m_metrics(topology, settings),
-      m_mode(mode),
+      m_algorithms(std::move(algorithms)),
+      m_set(std::move(set)),
       m_options(options),
       m_n(topology.GetNCities()),
       m_random(options.seed)
 {
-    NS_LOG_FUNCTION(this << topology.GetName() << CapabilityModeToString(mode));
     if (m_n < 2 || m_n > 64)
     {
         throw WanInputError(topology.GetSourceName(),
@@ -89,6 +108,20 @@ ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
                             "options",
                             "beamWidth, localSearchStarts and maxEvaluations must be >= 1");
     }
+    for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+    {
+        m_capacityBps.push_back(topology.GetDirectedLinkCapacityGbps(d) * 1e9);
+    }
+    m_scratch.assign(m_capacityBps.size(), 0.0);
+}
+
+ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
+                                     const ScheduleMetrics::Settings& settings,
+                                     CapabilityMode mode,
+                                     const Options& options)
+    : ScheduleOptimizer(topology, settings, {mode}, std::nullopt, options)
+{
+    NS_LOG_FUNCTION(this << topology.GetName() << CapabilityModeToString(mode));
     if (mode == CapabilityMode::TREE && topology.GetFpgaCities().size() < m_n)
     {
         // A member's own router is on its clique's in-tree: an island without an FPGA is in no
@@ -107,42 +140,41 @@ ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
                                  " without an FPGA can join no tree clique (the in-tree of a "
                                  "clique crosses every member's own router)");
     }
-    for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
-    {
-        m_capacityBps.push_back(topology.GetDirectedLinkCapacityGbps(d) * 1e9);
-    }
-    m_scratch.assign(m_capacityBps.size(), 0.0);
+}
+
+ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
+                                     const ScheduleMetrics::Settings& settings,
+                                     const CapabilitySet& set,
+                                     const Options& options)
+    : ScheduleOptimizer(topology, settings, set.GetAlgorithms(), set, options)
+{
+    NS_LOG_FUNCTION(this << topology.GetName() << set.ToString());
 }
 
 const ScheduleOptimizer::CliqueCost&
-ScheduleOptimizer::GetCliqueCost(Mask mask)
+ScheduleOptimizer::GetCliqueCost(const MaskClique& clique)
 {
-    auto it = m_cliques.find(mask);
+    auto it = m_cliques.find(clique);
     if (it != m_cliques.end())
     {
         return it->second;
     }
-    CliqueCost cost{0, {}, {}};
-    if (Count(mask) >= 2)
+    CliqueCost cost{0, {}, {}, true};
+    if (Count(clique.members) >= 2)
     {
-        CliqueSchedule::Clique members;
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            if (mask & (Mask{1} << i))
-            {
-                members.push_back(i);
-            }
-        }
+        const CliqueSchedule::Clique members = ToRound({clique}).front();
         const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
-        if (m_mode == CapabilityMode::RING)
+        if (clique.algorithm == CapabilityMode::RING)
         {
             cost.ring = m_metrics.GetRingHops(members);
         }
         else
         {
-            cost.latencyS = links.GetCliqueLatencyMs(members, m_mode) / 1000.0;
+            cost.latencyS = links.GetCliqueLatencyMs(members, clique.algorithm) / 1000.0;
         }
-        std::vector<double> loads = links.GetCliqueLoads(members, m_mode);
+        cost.runs = clique.algorithm != CapabilityMode::TREE ||
+                    links.FindRouterWithoutFpga(members) == LinkLoadModel::NO_CITY;
+        std::vector<double> loads = links.GetCliqueLoads(members, clique.algorithm);
         const double bits = 8.0 * m_metrics.GetSettings().modelBytes;
         for (uint32_t d = 0; d < loads.size(); ++d)
         {
@@ -152,7 +184,55 @@ ScheduleOptimizer::GetCliqueCost(Mask mask)
             }
         }
     }
-    return m_cliques.emplace(mask, std::move(cost)).first->second;
+    return m_cliques.emplace(clique, std::move(cost)).first->second;
+}
+
+bool
+ScheduleOptimizer::CanRun(const MaskClique& clique)
+{
+    return clique.algorithm != CapabilityMode::TREE || GetCliqueCost(clique).runs;
+}
+
+CapabilityMode
+ScheduleOptimizer::GetBestAlgorithm(Mask members)
+{
+    if (!m_set)
+    {
+        return m_algorithms.front();
+    }
+    auto it = m_best.find(members);
+    if (it != m_best.end())
+    {
+        return it->second;
+    }
+    std::optional<std::pair<double, CapabilityMode>> best;
+    for (CapabilityMode algorithm : m_algorithms)
+    {
+        const MaskClique clique{members, algorithm};
+        if (CanRun(clique))
+        {
+            const double commS = ComputeCommS({clique});
+            if (!best || commS < best->first)
+            {
+                best.emplace(commS, algorithm);
+            }
+        }
+    }
+    // Unicast is in every set and every clique can run it.
+    return m_best.emplace(members, best->second).first->second;
+}
+
+void
+ScheduleOptimizer::Fit(MaskRound& round)
+{
+    for (MaskClique& clique : round)
+    {
+        if (Count(clique.members) >= 2 && !CanRun(clique))
+        {
+            clique.algorithm = GetBestAlgorithm(clique.members);
+        }
+    }
+    Canonical(round);
 }
 
 double
@@ -171,29 +251,41 @@ ScheduleOptimizer::GetCommS(const MaskRound& round)
 double
 ScheduleOptimizer::ComputeCommS(const MaskRound& round)
 {
-    double latencyS = 0;
-    double bottleneckS = 0;
+    // The round's per-link seconds, every clique's streams by its own algorithm.
     std::vector<uint32_t> touched;
-    for (Mask clique : round)
+    for (const MaskClique& clique : round)
     {
-        const CliqueCost& cost = GetCliqueCost(clique);
-        latencyS = std::max(latencyS, cost.latencyS);
-        for (const auto& [d, seconds] : cost.links)
+        for (const auto& [d, seconds] : GetCliqueCost(clique).links)
         {
             if (m_scratch[d] == 0)
             {
                 touched.push_back(d);
             }
             m_scratch[d] += seconds;
-            bottleneckS = std::max(bottleneckS, m_scratch[d]);
         }
     }
-    double commS = latencyS + bottleneckS;
-    if (m_mode == CapabilityMode::RING)
+    // A: the largest Lat(C) of the non-ring cliques plus the busiest link their streams use;
+    // then the largest T_ring, every ring under the round's per-link seconds.
+    bool star = false;
+    double latencyS = 0;
+    double bottleneckS = 0;
+    for (const MaskClique& clique : round)
     {
-        // The round's largest T_ring, every ring under the round's per-link seconds.
-        commS = 0;
-        for (Mask clique : round)
+        if (clique.algorithm != CapabilityMode::RING && Count(clique.members) >= 2)
+        {
+            const CliqueCost& cost = GetCliqueCost(clique);
+            star = true;
+            latencyS = std::max(latencyS, cost.latencyS);
+            for (const auto& link : cost.links)
+            {
+                bottleneckS = std::max(bottleneckS, m_scratch[link.first]);
+            }
+        }
+    }
+    double commS = star ? latencyS + bottleneckS : 0.0;
+    for (const MaskClique& clique : round)
+    {
+        if (clique.algorithm == CapabilityMode::RING)
         {
             commS =
                 std::max(commS,
@@ -250,57 +342,93 @@ ScheduleOptimizer::Exhausted() const
 void
 ScheduleOptimizer::Canonical(MaskRound& round)
 {
-    round.erase(std::remove_if(round.begin(), round.end(), [](Mask m) { return Count(m) < 2; }),
+    round.erase(std::remove_if(round.begin(),
+                               round.end(),
+                               [](const MaskClique& c) { return Count(c.members) < 2; }),
                 round.end());
     std::sort(round.begin(), round.end());
 }
 
 ScheduleOptimizer::MaskRound
-ScheduleOptimizer::ToMaskRound(const CliqueSchedule::Round& groups)
+ScheduleOptimizer::ToMaskRound(const CliqueSchedule::Round& groups,
+                               const CliqueSchedule::RoundAlgorithms& algorithms) const
 {
     MaskRound round;
-    for (const CliqueSchedule::Clique& clique : groups)
+    for (std::size_t c = 0; c < groups.size(); ++c)
     {
-        Mask mask = 0;
-        for (uint32_t i : clique)
+        MaskClique clique{0, m_algorithms.front()};
+        for (uint32_t i : groups[c])
         {
-            mask |= Mask{1} << i;
+            clique.members |= Mask{1} << i;
         }
-        round.push_back(mask);
+        if (c < algorithms.size() && algorithms[c])
+        {
+            clique.algorithm = *algorithms[c];
+        }
+        round.push_back(clique);
     }
     Canonical(round);
     return round;
 }
 
-CliqueSchedule::Round
-ScheduleOptimizer::ToRound(const MaskRound& round) const
+ScheduleOptimizer::MaskSchedule
+ScheduleOptimizer::ToMasks(const CliqueSchedule& schedule) const
 {
-    CliqueSchedule::Round cliques;
-    for (Mask mask : round)
+    // A forced mode overrides the cliques' algorithms, as --mode does.
+    const CliqueSchedule resolved = m_set ? schedule.Resolve({}, "<optimizer>") : schedule;
+    MaskSchedule masks;
+    for (uint32_t r = 0; r < resolved.GetNRounds(); ++r)
+    {
+        CliqueSchedule::RoundAlgorithms algorithms;
+        for (uint32_t c = 0; m_set && c < resolved.GetRound(r).size(); ++c)
+        {
+            algorithms.push_back(resolved.GetAlgorithm(r, c));
+        }
+        masks.push_back(ToMaskRound(resolved.GetRound(r), algorithms));
+    }
+    return masks;
+}
+
+CliqueSchedule::Round
+ScheduleOptimizer::ToRound(const MaskRound& round,
+                           CliqueSchedule::RoundAlgorithms* algorithms) const
+{
+    std::vector<std::pair<CliqueSchedule::Clique, CapabilityMode>> cliques;
+    for (const MaskClique& mask : round)
     {
         CliqueSchedule::Clique clique;
         for (uint32_t i = 0; i < m_n; ++i)
         {
-            if (mask & (Mask{1} << i))
+            if (mask.members & (Mask{1} << i))
             {
                 clique.push_back(i);
             }
         }
-        cliques.push_back(clique);
+        cliques.emplace_back(clique, mask.algorithm);
     }
     std::sort(cliques.begin(), cliques.end());
-    return cliques;
+    CliqueSchedule::Round members;
+    for (const auto& [clique, algorithm] : cliques)
+    {
+        members.push_back(clique);
+        if (algorithms)
+        {
+            algorithms->emplace_back(algorithm);
+        }
+    }
+    return members;
 }
 
 CliqueSchedule
 ScheduleOptimizer::ToSchedule(const MaskSchedule& schedule) const
 {
     std::vector<CliqueSchedule::Round> rounds;
-    for (const MaskRound& round : schedule)
+    std::vector<CliqueSchedule::RoundAlgorithms> algorithms(schedule.size());
+    for (std::size_t r = 0; r < schedule.size(); ++r)
     {
-        rounds.push_back(ToRound(round));
+        rounds.push_back(ToRound(schedule[r], &algorithms[r]));
     }
-    return CliqueSchedule(m_n, rounds);
+    return m_set ? CliqueSchedule(m_n, rounds, algorithms) : CliqueSchedule(m_n, rounds);
 }
 
 CliqueSchedule::Round
@@ -380,11 +508,11 @@ ScheduleOptimizer::BuildPool()
             uint32_t blocks = prefixMax[m_n - 1] + 1;
             if (blocks < m_n)
             {
-                MaskRound round(blocks, 0);
+                MaskRound round(blocks, MaskClique{0, m_algorithms.front()});
                 std::vector<uint32_t> profile(blocks, 0);
                 for (uint32_t i = 0; i < m_n; ++i)
                 {
-                    round[label[i]] |= Mask{1} << i;
+                    round[label[i]].members |= Mask{1} << i;
                     ++profile[label[i]];
                 }
                 std::sort(profile.rbegin(), profile.rend());
@@ -477,7 +605,7 @@ ScheduleOptimizer::BuildPool()
             pool.insert(transversal);
         }
     }
-    pool.insert(MaskRound{AllIslands()});
+    pool.insert(MaskRound{{AllIslands(), m_algorithms.front()}});
     m_pool.assign(pool.begin(), pool.end());
     NS_LOG_INFO("round pool of " << m_pool.size() << " rounds");
 }
@@ -492,7 +620,7 @@ ScheduleOptimizer::Seeds()
             seeds.push_back({s, Score(s)});
         }
     };
-    add({MaskRound{AllIslands()}});
+    add({MaskRound{{AllIslands(), m_algorithms.front()}}});
     for (const MaskRound& round : m_pool)
     {
         add({round, ToMaskRound(Transversal(ToRound(round)))});
@@ -512,9 +640,9 @@ ScheduleOptimizer::Seeds()
         std::vector<Mask> parts;
         for (const MaskRound& round : s)
         {
-            for (Mask clique : round)
+            for (const MaskClique& clique : round)
             {
-                Mask merged = clique;
+                Mask merged = clique.members;
                 std::vector<Mask> rest;
                 for (Mask p : parts)
                 {
@@ -588,7 +716,7 @@ ScheduleOptimizer::Neighbours(const MaskSchedule& schedule, bool polish)
     std::vector<MaskSchedule> out;
     const uint32_t p = schedule.size();
     auto with = [&](uint32_t r, MaskRound round) {
-        Canonical(round);
+        Fit(round);
         MaskSchedule s(schedule);
         s[r] = round;
         out.push_back(s);
@@ -596,63 +724,85 @@ ScheduleOptimizer::Neighbours(const MaskSchedule& schedule, bool polish)
     for (uint32_t r = 0; r < p; ++r)
     {
         // The round's groups, idle islands as groups of one.
-        std::vector<Mask> groups(schedule[r]);
+        MaskRound groups(schedule[r]);
         Mask covered = 0;
-        for (Mask g : groups)
+        for (const MaskClique& c : groups)
         {
-            covered |= g;
+            covered |= c.members;
         }
         for (uint32_t i = 0; i < m_n; ++i)
         {
             if (!(covered & (Mask{1} << i)))
             {
-                groups.push_back(Mask{1} << i);
+                groups.push_back({Mask{1} << i, m_algorithms.front()});
             }
         }
         const uint32_t g = groups.size();
         for (uint32_t a = 0; a < g; ++a)
         {
+            const uint32_t size = Count(groups[a].members);
             for (uint32_t i = 0; i < m_n; ++i)
             {
                 Mask bit = Mask{1} << i;
-                if (!(groups[a] & bit))
+                if (!(groups[a].members & bit))
                 {
                     continue;
                 }
                 // Move island i out of group a, alone or into group b.
-                if (Count(groups[a]) > 1)
+                if (size > 1)
                 {
                     MaskRound round(groups);
-                    round[a] &= ~bit;
-                    round.push_back(bit);
+                    round[a].members &= ~bit;
+                    round.push_back({bit, m_algorithms.front()});
                     with(r, round);
                 }
                 for (uint32_t b = 0; b < g; ++b)
                 {
-                    if (b == a || (Count(groups[a]) == 1 && Count(groups[b]) == 1 && b < a))
+                    const uint32_t other = Count(groups[b].members);
+                    if (b == a || (size == 1 && other == 1 && b < a))
                     {
                         continue;
                     }
                     MaskRound round(groups);
-                    round[a] &= ~bit;
-                    round[b] |= bit;
+                    round[a].members &= ~bit;
+                    round[b].members |= bit;
+                    if (other == 1)
+                    {
+                        // A new clique takes the algorithm of the clique its island left.
+                        round[b].algorithm =
+                            size > 1 ? groups[a].algorithm : GetBestAlgorithm(round[b].members);
+                    }
                     with(r, round);
                     // Swap island i with every island j of group b (each pair once).
-                    if (Count(groups[a]) == 1 && Count(groups[b]) == 1)
+                    if (size == 1 && other == 1)
                     {
                         continue;
                     }
                     for (uint32_t j = 0; j < m_n && a < b; ++j)
                     {
-                        Mask other = Mask{1} << j;
-                        if (groups[b] & other)
+                        Mask bitJ = Mask{1} << j;
+                        if (groups[b].members & bitJ)
                         {
                             MaskRound swapped(groups);
-                            swapped[a] = (swapped[a] & ~bit) | other;
-                            swapped[b] = (swapped[b] & ~other) | bit;
+                            swapped[a].members = (swapped[a].members & ~bit) | bitJ;
+                            swapped[b].members = (swapped[b].members & ~bitJ) | bit;
                             with(r, swapped);
                         }
                     }
+                }
+            }
+        }
+        // Change one clique's algorithm (a forced mode has no other).
+        for (uint32_t c = 0; c < schedule[r].size(); ++c)
+        {
+            for (CapabilityMode algorithm : m_algorithms)
+            {
+                const MaskClique changed{schedule[r][c].members, algorithm};
+                if (algorithm != schedule[r][c].algorithm && CanRun(changed))
+                {
+                    MaskRound round(schedule[r]);
+                    round[c] = changed;
+                    with(r, round);
                 }
             }
         }
@@ -660,24 +810,26 @@ ScheduleOptimizer::Neighbours(const MaskSchedule& schedule, bool polish)
         {
             continue;
         }
-        // Merge two cliques; split one in two around its farthest pair.
+        // Merge two cliques (under either's algorithm); split one in two around its farthest
+        // pair.
         for (uint32_t a = 0; a < schedule[r].size(); ++a)
         {
             for (uint32_t b = a + 1; b < schedule[r].size(); ++b)
             {
-                MaskRound round(schedule[r]);
-                round[a] |= round[b];
-                round.erase(round.begin() + b);
-                with(r, round);
-            }
-            std::vector<uint32_t> members;
-            for (uint32_t i = 0; i < m_n; ++i)
-            {
-                if (schedule[r][a] & (Mask{1} << i))
+                std::vector<CapabilityMode> kept{schedule[r][a].algorithm};
+                if (schedule[r][b].algorithm != kept.front())
                 {
-                    members.push_back(i);
+                    kept.push_back(schedule[r][b].algorithm);
+                }
+                for (CapabilityMode algorithm : kept)
+                {
+                    MaskRound round(schedule[r]);
+                    round[a] = {round[a].members | round[b].members, algorithm};
+                    round.erase(round.begin() + b);
+                    with(r, round);
                 }
             }
+            std::vector<uint32_t> members = ToRound({schedule[r][a]}).front();
             if (members.size() >= 3)
             {
                 const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
@@ -704,8 +856,8 @@ ScheduleOptimizer::Neighbours(const MaskSchedule& schedule, bool polish)
                     (distance(x, s) <= distance(x, t) ? first : second) |= Mask{1} << x;
                 }
                 MaskRound round(schedule[r]);
-                round[a] = first;
-                round.push_back(second);
+                round[a].members = first;
+                round.push_back({second, round[a].algorithm});
                 with(r, round);
             }
         }
@@ -781,11 +933,9 @@ ScheduleOptimizer::LocalSearch(Scored current, bool polish)
     return current;
 }
 
-ScheduleOptimizer::Result
-ScheduleOptimizer::Optimize()
+ScheduleOptimizer::Scored
+ScheduleOptimizer::Search(const std::vector<Scored>& seeds)
 {
-    BuildPool();
-    std::vector<Scored> seeds = Seeds();
     NS_ABORT_MSG_IF(seeds.empty() || std::isinf(seeds.front().xiS),
                     "ScheduleOptimizer: no mixing seed (the all-island clique always mixes)");
     // Local search from the best distinct seeds, sharing the budget left before the polish.
@@ -829,7 +979,19 @@ ScheduleOptimizer::Optimize()
             break;
         }
     }
+    return best;
+}
 
+ScheduleOptimizer::Result
+ScheduleOptimizer::Optimize()
+{
+    if (m_set)
+    {
+        Searches done;
+        return SearchSet(done);
+    }
+    BuildPool();
+    Scored best = Search(Seeds());
     Result result{ToSchedule(best.schedule), "search", {}, {}, 0};
     result.baselines = GetBaselines();
     for (const Candidate& baseline : result.baselines)
@@ -841,9 +1003,102 @@ ScheduleOptimizer::Optimize()
             result.origin = baseline.name;
         }
     }
-    result.evaluation = m_metrics.Evaluate(result.schedule, m_mode);
+    result.evaluation = m_metrics.Evaluate(result.schedule, m_algorithms.front());
     result.evaluations = m_evaluations;
     return result;
+}
+
+ScheduleOptimizer::Result
+ScheduleOptimizer::SearchSet(Searches& done)
+{
+    const std::string name = m_set->ToString();
+    auto known = done.sets.find(name);
+    if (known != done.sets.end())
+    {
+        return known->second;
+    }
+    // The candidates: the optimum of every single mode the set allows and of every smaller
+    // set, each searched once per call.
+    std::vector<Result> candidates;
+    for (CapabilityMode mode : m_algorithms)
+    {
+        if (done.modes.count(mode) == 0)
+        {
+            std::optional<ScheduleOptimizer> optimizer;
+            try
+            {
+                optimizer.emplace(m_topology, m_metrics.GetSettings(), mode, m_options);
+            }
+            catch (const WanConfigError& error)
+            {
+                // Tree where a city has no FPGA: no schedule of tree cliques mixes there (the
+                // mixed search still gives tree to the cliques that are tree cliques).
+                NS_LOG_INFO(CapabilityModeToString(mode) << " left out: " << error.what());
+            }
+            std::optional<Result>& optimum = done.modes[mode];
+            if (optimizer)
+            {
+                optimum = optimizer->Optimize();
+                optimum->schedule = optimum->schedule.WithMode(mode);
+                optimum->origin += ", " + CapabilityModeToString(mode);
+                done.pools[mode] = optimizer->m_pool;
+                done.evaluations += optimum->evaluations;
+                NS_LOG_INFO(CapabilityModeToString(mode) << ": Xi " << optimum->evaluation.xiS);
+            }
+        }
+        if (done.modes[mode])
+        {
+            candidates.push_back(*done.modes[mode]);
+        }
+    }
+    for (const CapabilitySet& smaller : m_set->GetSmallerSets())
+    {
+        candidates.push_back(
+            ScheduleOptimizer(m_topology, m_metrics.GetSettings(), smaller, m_options)
+                .SearchSet(done));
+    }
+    // The mixed search: its pool the single modes' pools and the candidates' rounds, its seeds
+    // the candidates (of period up to maxPeriod) and the all-island clique.
+    std::set<MaskRound> pool;
+    for (CapabilityMode mode : m_algorithms)
+    {
+        pool.insert(done.pools[mode].begin(), done.pools[mode].end());
+    }
+    const MaskSchedule all{{{AllIslands(), GetBestAlgorithm(AllIslands())}}};
+    std::vector<Scored> seeds{{all, Score(all)}};
+    for (const Result& candidate : candidates)
+    {
+        const MaskSchedule masks = ToMasks(candidate.schedule);
+        pool.insert(masks.begin(), masks.end());
+        if (masks.size() <= m_options.maxPeriod)
+        {
+            seeds.push_back({masks, Score(masks)});
+        }
+    }
+    m_pool.assign(pool.begin(), pool.end());
+    std::sort(seeds.begin(), seeds.end(), Better);
+    NS_LOG_INFO(name << ": mixed search from " << seeds.size() << " seeds, pool of "
+                     << m_pool.size() << " rounds");
+    Result result{ToSchedule(Search(seeds).schedule), "mixed search (" + name + ")", {}, {}, 0};
+    result.evaluation = m_metrics.Evaluate(result.schedule);
+    result.baselines = GetBaselines();
+    // The candidates compete by the schedule model's own Xi: the search's schedule only
+    // where it is strictly better than the best of them.
+    const Result* best = &candidates.front();
+    for (const Result& candidate : candidates)
+    {
+        best = candidate.evaluation.xiS < best->evaluation.xiS ? &candidate : best;
+    }
+    if (best->evaluation.xiS <= result.evaluation.xiS)
+    {
+        result.schedule = best->schedule;
+        result.origin = best->origin;
+        result.evaluation = best->evaluation;
+    }
+    done.evaluations += m_evaluations;
+    result.evaluations = done.evaluations;
+    NS_LOG_INFO(name << ": Xi " << result.evaluation.xiS << " (" << result.origin << ")");
+    return done.sets.emplace(name, result).first->second;
 }
 
 ScheduleOptimizer::Result
@@ -852,44 +1107,30 @@ ScheduleOptimizer::OptimizeSet(const WanTopology& topology,
                                const CapabilitySet& set,
                                const Options& options)
 {
-    std::optional<Result> best;
-    uint64_t evaluations = 0;
-    for (CapabilityMode mode : set.GetAlgorithms())
-    {
-        std::optional<ScheduleOptimizer> optimizer;
-        try
-        {
-            optimizer.emplace(topology, settings, mode, options);
-        }
-        catch (const WanConfigError& error)
-        {
-            // Tree where a city has no FPGA: no schedule of tree cliques mixes there.
-            NS_LOG_INFO(CapabilityModeToString(mode) << " left out: " << error.what());
-            continue;
-        }
-        Result result = optimizer->Optimize();
-        evaluations += result.evaluations;
-        NS_LOG_INFO(CapabilityModeToString(mode) << ": Xi " << result.evaluation.xiS);
-        if (!best || result.evaluation.xiS < best->evaluation.xiS)
-        {
-            result.schedule = result.schedule.WithMode(mode);
-            result.origin += ", " + CapabilityModeToString(mode);
-            best = std::move(result);
-        }
-    }
-    NS_ABORT_MSG_IF(!best, "OptimizeSet: every set allows unicast and the ring");
-    best->evaluations = evaluations;
-    return *best;
+    return ScheduleOptimizer(topology, settings, set, options).Optimize();
 }
 
 double
 ScheduleOptimizer::GetXi(const CliqueSchedule& schedule)
 {
     NS_ABORT_MSG_IF(schedule.GetNIslands() != m_n, "ScheduleOptimizer: wrong island count");
-    MaskSchedule masks;
-    for (const CliqueSchedule::Round& round : schedule.GetRounds())
+    const MaskSchedule masks = ToMasks(schedule);
+    if (m_set)
     {
-        masks.push_back(ToMaskRound(round));
+        m_set->CheckSchedule(schedule, "<optimizer>", "the optimizer's capabilities");
+        for (uint32_t r = 0; r < masks.size(); ++r)
+        {
+            CliqueSchedule::RoundAlgorithms algorithms;
+            const CliqueSchedule::Round round = ToRound(masks[r], &algorithms);
+            std::vector<CapabilityMode> modes;
+            for (const std::optional<CapabilityMode>& algorithm : algorithms)
+            {
+                modes.push_back(*algorithm);
+            }
+            m_metrics.GetLinkLoadModel().CheckFpgaPlacement(round,
+                                                            modes,
+                                                            "schedule round " + std::to_string(r));
+        }
     }
     return Score(masks);
 }
@@ -897,15 +1138,40 @@ ScheduleOptimizer::GetXi(const CliqueSchedule& schedule)
 std::vector<ScheduleOptimizer::Candidate>
 ScheduleOptimizer::GetBaselines()
 {
-    std::vector<Candidate> baselines;
-    CliqueSchedule all = CliqueSchedule::AllReduce(m_n);
-    baselines.push_back({"all-reduce", all, GetXi(all)});
-    CliqueSchedule pairs = CliqueSchedule::RoundRobinPairs(m_n);
-    baselines.push_back({"round-robin pairs", pairs, GetXi(pairs)});
+    std::vector<std::pair<std::string, CliqueSchedule>> schedules{
+        {"all-reduce", CliqueSchedule::AllReduce(m_n)},
+        {"round-robin pairs", CliqueSchedule::RoundRobinPairs(m_n)}};
     if (m_n == 9)
     {
-        CliqueSchedule latin = CliqueSchedule::LatinTriples(m_n);
-        baselines.push_back({"Latin triples", latin, GetXi(latin)});
+        schedules.emplace_back("Latin triples", CliqueSchedule::LatinTriples(m_n));
+    }
+    std::vector<Candidate> baselines;
+    for (const auto& [name, schedule] : schedules)
+    {
+        if (!m_set)
+        {
+            baselines.push_back({name, schedule, GetXi(schedule)});
+            continue;
+        }
+        // For a set, each baseline under every algorithm all its cliques can use.
+        for (CapabilityMode algorithm : m_algorithms)
+        {
+            const MaskSchedule masks = ToMasks(schedule.WithMode(algorithm));
+            bool runs = true;
+            for (const MaskRound& round : masks)
+            {
+                for (const MaskClique& clique : round)
+                {
+                    runs = runs && CanRun(clique);
+                }
+            }
+            if (runs)
+            {
+                baselines.push_back({name + ", " + CapabilityModeToString(algorithm),
+                                     schedule.WithMode(algorithm),
+                                     Score(masks)});
+            }
+        }
     }
     return baselines;
 }
