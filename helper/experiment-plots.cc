@@ -89,7 +89,7 @@ ExperimentPlots::CurvePlot(const TrainingExperiment::Result& result,
                             "set logscale y\nset key top right\nset grid");
     for (const auto& o : result.modes)
     {
-        plot.AddDataset(LogScaleCurve(CapabilityModeToString(o.mode), o.*curve));
+        plot.AddDataset(LogScaleCurve(o.GetName(), o.*curve));
     }
     return plot;
 }
@@ -131,7 +131,7 @@ ExperimentPlots::UtilizationPlot(const TrainingExperiment::Result& result) const
         {
             continue;
         }
-        Gnuplot2dDataset data(CapabilityModeToString(o.mode));
+        Gnuplot2dDataset data(o.GetName());
         data.SetStyle(Gnuplot2dDataset::IMPULSES);
         data.SetExtra("lw 10");
         uint32_t c = 0;
@@ -159,7 +159,7 @@ ExperimentPlots::RoundTimePlot(const TrainingExperiment::Result& result) const
     double largest = 0;
     for (const auto& o : result.modes)
     {
-        Gnuplot2dDataset data(CapabilityModeToString(o.mode));
+        Gnuplot2dDataset data(o.GetName());
         data.SetStyle(Gnuplot2dDataset::POINTS);
         for (size_t r = 0; r < o.predictedCommS.size(); ++r)
         {

@@ -29,6 +29,40 @@ namespace
 /** How far simulated and predicted round times may differ before the table flags a mode. */
 const double AGREEMENT = 0.10;
 
+/**
+ * @param result a run's outcomes
+ * @return the width of the table's first column: every mode's or set's name and two spaces
+ */
+int
+GetNameWidth(const TrainingExperiment::Result& result)
+{
+    std::size_t width = 12;
+    for (const TrainingExperiment::ModeOutcome& o : result.modes)
+    {
+        width = std::max(width, o.GetName().size() + 2);
+    }
+    return static_cast<int>(width);
+}
+
+/**
+ * @param text a CSV field
+ * @return it, in double quotes when it holds a comma or a quote
+ */
+std::string
+CsvField(const std::string& text)
+{
+    if (text.find_first_of(",\"") == std::string::npos)
+    {
+        return text;
+    }
+    std::string quoted = "\"";
+    for (char c : text)
+    {
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return quoted + "\"";
+}
+
 } // namespace
 
 ExperimentReport::ExperimentReport(const WanTopology& topology,
@@ -156,9 +190,10 @@ ExperimentReport::DescribeBinding(const TrainingExperiment::Result& result) cons
            "and the busiest directed link with its streams (units of S); for a ring, the critical "
            "hop chain of its step recursion (its hop latencies, then its steps) and the busiest "
            "link\n";
+    const int nameWidth = GetNameWidth(result);
     for (const TrainingExperiment::ModeOutcome& o : result.modes)
     {
-        table << "  " << std::left << std::setw(12) << CapabilityModeToString(o.mode) << std::right;
+        table << "  " << std::left << std::setw(nameWidth) << o.GetName() << std::right;
         for (size_t r = 0; r < o.evaluation.rounds.size(); ++r)
         {
             const auto& cost = o.evaluation.rounds[r];
@@ -209,6 +244,73 @@ ExperimentReport::DescribeBinding(const TrainingExperiment::Result& result) cons
     return table.str();
 }
 
+nlohmann::json
+ExperimentReport::GetAlgorithmsJson(const CliqueSchedule& schedule)
+{
+    nlohmann::json rounds = nlohmann::json::array();
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        nlohmann::json cliques = nlohmann::json::array();
+        for (uint32_t c = 0; c < schedule.GetRound(r).size(); ++c)
+        {
+            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
+            cliques.push_back(algorithm ? nlohmann::json(CapabilityModeToString(*algorithm))
+                                        : nlohmann::json());
+        }
+        rounds.push_back(cliques);
+    }
+    return rounds;
+}
+
+void
+ExperimentReport::DescribeCapabilitySets(TrainingExperiment::Result& result) const
+{
+    // Each set's optimum, clique by clique, and the check that more network is never worse:
+    // not than a smaller set's, nor than a mode's that the set allows.
+    for (const TrainingExperiment::ModeOutcome& o : result.modes)
+    {
+        if (!o.capabilities)
+        {
+            continue;
+        }
+        std::string text = o.GetName() + " picked:";
+        for (uint32_t r = 0; r < o.schedule.GetNRounds(); ++r)
+        {
+            text += r ? ";" : "";
+            for (uint32_t c = 0; c < o.schedule.GetRound(r).size(); ++c)
+            {
+                const std::optional<CapabilityMode> algorithm = o.schedule.GetAlgorithm(r, c);
+                if (!algorithm)
+                {
+                    continue;
+                }
+                text += " " + CapabilityModeToString(*algorithm) + " {";
+                for (uint32_t i = 0; i < o.schedule.GetRound(r)[c].size(); ++i)
+                {
+                    text += (i ? " " : "") + m_topology.GetCity(o.schedule.GetRound(r)[c][i]).id;
+                }
+                text += "}";
+            }
+        }
+        result.notes.push_back(text);
+        for (const TrainingExperiment::ModeOutcome& smaller : result.modes)
+        {
+            // A smaller set, or a mode the set allows: its optimum is one the set may pick.
+            const bool within = smaller.capabilities
+                                    ? *smaller.capabilities != *o.capabilities &&
+                                          o.capabilities->Contains(*smaller.capabilities)
+                                    : o.capabilities->Allows(smaller.mode);
+            if (within && o.evaluation.xiS > smaller.evaluation.xiS * (1 + 1e-12))
+            {
+                result.allPassed = false;
+                result.notes.push_back("MORE NETWORK IS WORSE: " + o.GetName() + " Xi " +
+                                       Format(o.evaluation.xiS) + " s > " + smaller.GetName() +
+                                       " Xi " + Format(smaller.evaluation.xiS) + " s");
+            }
+        }
+    }
+}
+
 void
 ExperimentReport::Compose(TrainingExperiment::Result& result)
 {
@@ -241,12 +343,13 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
     {
         table << "not reached in " << config.rounds << " rounds\n\n";
     }
-    table << std::left << std::setw(12) << "mode" << std::setw(22) << "schedule" << std::right
-          << std::setw(8) << "Xi/colo" << std::setw(11) << "round pred" << std::setw(10)
-          << "round sim" << std::setw(8) << "diff" << std::setw(10) << "comm pred" << std::setw(10)
-          << "comm sim" << std::setw(11) << "t_target" << std::setw(11) << "final loss"
-          << std::setw(12) << "island loss" << std::setw(11) << "consensus" << std::setw(10)
-          << "fmt error" << std::setw(9) << "gap"
+    const int nameWidth = GetNameWidth(result);
+    table << std::left << std::setw(nameWidth) << "mode" << std::setw(22) << "schedule"
+          << std::right << std::setw(8) << "Xi/colo" << std::setw(11) << "round pred"
+          << std::setw(10) << "round sim" << std::setw(8) << "diff" << std::setw(10) << "comm pred"
+          << std::setw(10) << "comm sim" << std::setw(11) << "t_target" << std::setw(11)
+          << "final loss" << std::setw(12) << "island loss" << std::setw(11) << "consensus"
+          << std::setw(10) << "fmt error" << std::setw(9) << "gap"
           << "\n";
     nlohmann::json summaryJson = nlohmann::json::array();
     std::ostringstream csv;
@@ -261,17 +364,18 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
     {
         const TrainingExperiment::ModeOutcome& o = result.modes[m];
         TrainingExperiment::ModeSummary& s = result.summaries[m];
-        const std::string name = CapabilityModeToString(o.mode);
+        const std::string name = o.GetName();
         const std::string schedule = ScheduleOptimizer::GetProfile(o.schedule);
         if (o.loss.empty())
         {
             // No results JSON: the simulation process failed (its reason is in the notes).
             result.allPassed = false;
             s.flag = "FAILED";
-            table << std::left << std::setw(12) << name << std::setw(22) << schedule
+            table << std::left << std::setw(nameWidth) << name << std::setw(22) << schedule
                   << "FAILED: " << o.failure << "\n";
-            csv << name << "," << schedule << "," << o.origin << "," << o.schedule.GetNRounds()
-                << "," << o.evaluation.xiS << ",,,,,,,,,,,,,,false,FAILED\n";
+            csv << CsvField(name) << "," << schedule << "," << CsvField(o.origin) << ","
+                << o.schedule.GetNRounds() << "," << o.evaluation.xiS
+                << ",,,,,,,,,,,,,,false,FAILED\n";
             summaryJson.push_back({{"mode", name}, {"verified", false}, {"flag", "FAILED"}});
             continue;
         }
@@ -322,20 +426,21 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
         const std::string& flag = s.flag;
         std::ostringstream diffText;
         diffText << std::showpos << std::fixed << std::setprecision(1) << diff * 100 << "%";
-        table << std::left << std::setw(12) << name << std::setw(22) << schedule << std::right
-              << std::setw(8) << Format(o.evaluation.xiS / xiColocated, 3) << std::setw(11)
-              << Format(s.predictedRoundS) << std::setw(10) << Format(s.simulatedRoundS)
-              << std::setw(8) << diffText.str() << std::setw(10) << Format(s.predictedCommS)
-              << std::setw(10) << Format(s.simulatedCommS) << std::setw(11)
-              << (s.timeToTargetS >= 0 ? Format(s.timeToTargetS) : "-") << std::setw(11)
-              << Format(o.loss.back().second) << std::setw(12) << Format(o.finalIslandLoss)
-              << std::setw(11) << Format(o.consensus.back().second) << std::setw(10)
-              << Format(o.formatErrorRel, 3) << std::setw(9)
+        table << std::left << std::setw(nameWidth) << name << std::setw(22) << schedule
+              << std::right << std::setw(8) << Format(o.evaluation.xiS / xiColocated, 3)
+              << std::setw(11) << Format(s.predictedRoundS) << std::setw(10)
+              << Format(s.simulatedRoundS) << std::setw(8) << diffText.str() << std::setw(10)
+              << Format(s.predictedCommS) << std::setw(10) << Format(s.simulatedCommS)
+              << std::setw(11) << (s.timeToTargetS >= 0 ? Format(s.timeToTargetS) : "-")
+              << std::setw(11) << Format(o.loss.back().second) << std::setw(12)
+              << Format(o.finalIslandLoss) << std::setw(11) << Format(o.consensus.back().second)
+              << std::setw(10) << Format(o.formatErrorRel, 3) << std::setw(9)
               << (gap > 0 ? "x" + Format(gap, 3) : "-") << (flag.empty() ? "" : "  " + flag)
               << "\n";
-        csv << name << "," << schedule << "," << o.origin << "," << o.schedule.GetNRounds() << ","
-            << o.evaluation.xiS << "," << o.evaluation.xiS / xiColocated << "," << s.predictedRoundS
-            << "," << s.simulatedRoundS << "," << diff << "," << s.predictedCommS << ","
+        csv << CsvField(name) << "," << schedule << "," << CsvField(o.origin) << ","
+            << o.schedule.GetNRounds() << "," << o.evaluation.xiS << ","
+            << o.evaluation.xiS / xiColocated << "," << s.predictedRoundS << ","
+            << s.simulatedRoundS << "," << diff << "," << s.predictedCommS << ","
             << s.simulatedCommS << "," << (s.timeToTargetS >= 0 ? Format(s.timeToTargetS, 9) : "")
             << "," << (result.colocatedTargetS >= 0 ? Format(result.colocatedTargetS, 9) : "")
             << "," << (gap > 0 ? Format(gap, 9) : "") << "," << o.loss.back().second << ","
@@ -343,6 +448,9 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
             << "," << (o.passed ? "true" : "false") << "," << flag << "\n";
         summaryJson.push_back(
             {{"mode", name},
+             {"capabilities",
+              o.capabilities ? nlohmann::json(o.capabilities->ToString()) : nlohmann::json()},
+             {"algorithms", GetAlgorithmsJson(o.schedule)},
              {"schedule", schedule},
              {"origin", o.origin},
              {"period", o.schedule.GetNRounds()},
@@ -365,6 +473,7 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
              {"verified", o.passed},
              {"flag", flag}});
     }
+    DescribeCapabilitySets(result);
     table << DescribeBinding(result);
     for (const auto& note : result.notes)
     {
@@ -392,8 +501,8 @@ ExperimentReport::Compose(TrainingExperiment::Result& result)
     {
         for (size_t r = 0; r < o.predictedCommS.size(); ++r)
         {
-            rounds << CapabilityModeToString(o.mode) << "," << r << "," << o.predictedCommS[r]
-                   << "," << o.simulatedCommS[r] << "," << o.predictedRoundS[r] << ","
+            rounds << CsvField(o.GetName()) << "," << r << "," << o.predictedCommS[r] << ","
+                   << o.simulatedCommS[r] << "," << o.predictedRoundS[r] << ","
                    << o.simulatedRoundS[r] << "\n";
         }
     }

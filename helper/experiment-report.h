@@ -105,6 +105,18 @@ class ExperimentReport
      * @return the table's part that names what binds each schedule round
      */
     std::string DescribeBinding(const TrainingExperiment::Result& result) const;
+    /**
+     * @brief Add to the notes what each capability set's optimum picked, clique by clique, and
+     * flag (not passed) a set whose optimum is worse than that of a set it contains or of a
+     * mode it allows.
+     * @param result the result
+     */
+    void DescribeCapabilitySets(TrainingExperiment::Result& result) const;
+    /**
+     * @param schedule a schedule
+     * @return per round each clique's algorithm (null: none, a plain list or a clique of one)
+     */
+    static nlohmann::json GetAlgorithmsJson(const CliqueSchedule& schedule);
 
     const WanTopology& m_topology;              //!< the WAN
     const TrainingExperiment::Config& m_config; //!< the configuration

@@ -53,9 +53,28 @@ TrainingExperiment::TrainingExperiment(const WanTopology& topology, const Config
 void
 TrainingExperiment::Validate() const
 {
-    if (m_config.modes.empty())
+    if (m_config.modes.empty() && m_config.capabilitySets.empty())
     {
-        throw WanConfigError("modes", "names no mode (e.g. unicast,both,ring)");
+        throw WanConfigError("modes", "names no mode (e.g. unicast,both,ring) and no set");
+    }
+    const CapabilitySet offered = CapabilitySet::Of(m_topology);
+    for (std::size_t i = 0; i < m_config.capabilitySets.size(); ++i)
+    {
+        const CapabilitySet& set = m_config.capabilitySets[i];
+        if (!offered.Contains(set))
+        {
+            throw WanConfigError("capabilitySets",
+                                 "'" + set.ToString() + "' asks for more than topology '" +
+                                     m_topology.GetName() + "' has (its capabilities are " +
+                                     offered.ToString() + ")");
+        }
+        for (std::size_t j = 0; j < i; ++j)
+        {
+            if (m_config.capabilitySets[j] == set)
+            {
+                throw WanConfigError("capabilitySets", "'" + set.ToString() + "' is given twice");
+            }
+        }
     }
     if (!(m_config.targetLossFraction > 0 && m_config.targetLossFraction < 1))
     {
@@ -93,14 +112,33 @@ TrainingExperiment::Log(const std::string& line) const
     }
 }
 
+std::string
+TrainingExperiment::ModeOutcome::GetName() const
+{
+    return capabilities ? "{" + capabilities->ToString() + "}" : CapabilityModeToString(mode);
+}
+
+std::string
+TrainingExperiment::ModeOutcome::GetFileStem() const
+{
+    if (!capabilities)
+    {
+        return CapabilityModeToString(mode);
+    }
+    std::string tokens = capabilities->ToString();
+    std::replace(tokens.begin(), tokens.end(), ',', '+');
+    return "set-" + tokens;
+}
+
 void
 TrainingExperiment::SimulateMode(const ModeOutcome& outcome,
                                  const std::filesystem::path& directory,
                                  const nlohmann::json& runConfig) const
 {
-    const std::string name = CapabilityModeToString(outcome.mode);
+    const std::string name = outcome.GetFileStem();
     TrainingRun::Config config = m_config.training;
-    config.mode = outcome.mode;
+    // A set's optimum: each clique by the algorithm it picked.
+    config.mode = outcome.capabilities ? std::nullopt : std::optional(outcome.mode);
     if (!config.pcapDir.empty())
     {
         config.pcapDir = (std::filesystem::path(config.pcapDir) / name).string();
@@ -221,6 +259,7 @@ TrainingExperiment::Run()
         {"topology", m_config.topologySource},
         {"topology_name", m_topology.GetName()},
         {"modes", modesText},
+        {"capability_sets", nlohmann::json::array()},
         {"model_bytes", config.modelBytes},
         {"rounds", config.rounds},
         {"local_steps", config.localSteps},
@@ -237,6 +276,10 @@ TrainingExperiment::Run()
         {"wan_packet_error_rate", config.wanLossRate},
         {"run_id", runId},
     };
+    for (const CapabilitySet& set : m_config.capabilitySets)
+    {
+        result.config["capability_sets"].push_back(set.ToString());
+    }
     if (m_config.NamesFormat())
     {
         result.config["format"] = PayloadFormatToString(m_config.training.format);
@@ -254,26 +297,38 @@ TrainingExperiment::Run()
     settings.modelBytes = static_cast<double>(config.modelBytes);
     settings.computeS = computeS;
     settings.overlap = config.overlap;
+    std::vector<ModeOutcome> networks;
     for (CapabilityMode mode : m_config.modes)
     {
-        const std::string name = CapabilityModeToString(mode);
+        networks.emplace_back();
+        networks.back().mode = mode;
+    }
+    for (const CapabilitySet& set : m_config.capabilitySets)
+    {
+        networks.emplace_back();
+        networks.back().capabilities = set;
+    }
+    for (ModeOutcome& outcome : networks)
+    {
+        const std::string name = outcome.GetName();
         std::ostringstream line;
         line << name << ": optimizing the schedule (S = " << config.modelBytes
              << " bytes, tau_c = " << computeS << " s)";
         Log(line.str());
-        ScheduleOptimizer optimizer(m_topology, settings, mode, m_config.optimizer);
+        ScheduleOptimizer optimizer =
+            outcome.capabilities
+                ? ScheduleOptimizer(m_topology, settings, *outcome.capabilities, m_config.optimizer)
+                : ScheduleOptimizer(m_topology, settings, outcome.mode, m_config.optimizer);
         ScheduleOptimizer::Result best = optimizer.Optimize();
-        ModeOutcome outcome;
-        outcome.mode = mode;
         outcome.schedule = best.schedule;
         outcome.origin = best.origin;
         outcome.evaluation = best.evaluation;
-        ExperimentReport::WriteText(directory / (name + "-schedule.json"),
+        ExperimentReport::WriteText(directory / (outcome.GetFileStem() + "-schedule.json"),
                                     best.schedule.ToJson(m_topology) + "\n");
         Log(name + ": schedule " + ScheduleOptimizer::GetProfile(best.schedule) + " (Xi " +
             ExperimentReport::Format(best.evaluation.xiS) + " s)");
-        result.modes.push_back(std::move(outcome));
     }
+    result.modes = std::move(networks);
     {
         std::ostringstream line;
         line << "simulating " << config.rounds << " rounds of every mode, " << jobs << " at once";
@@ -286,7 +341,7 @@ TrainingExperiment::Run()
     for (const ModeOutcome& outcome : result.modes)
     {
         ChildProcessPool::Job job;
-        job.name = CapabilityModeToString(outcome.mode);
+        job.name = outcome.GetName();
         job.function = [this, &outcome, &directory, &result]() {
             SimulateMode(outcome, directory, result.config);
             return 0;
@@ -317,8 +372,7 @@ TrainingExperiment::Run()
     }
     for (ModeOutcome& outcome : result.modes)
     {
-        const std::string name = CapabilityModeToString(outcome.mode);
-        const std::filesystem::path file = directory / (name + ".json");
+        const std::filesystem::path file = directory / (outcome.GetFileStem() + ".json");
         if (!std::filesystem::is_regular_file(file))
         {
             outcome.failure = "no results JSON (the simulation did not finish)";

@@ -7,6 +7,7 @@
 #ifndef TRAINING_EXPERIMENT_H
 #define TRAINING_EXPERIMENT_H
 
+#include "capability-set.h"
 #include "clique-schedule.h"
 #include "link-load-model.h"
 #include "payload-format.h"
@@ -19,6 +20,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -29,14 +31,16 @@ namespace ns3
 
 /**
  * @ingroup wan-training
- * @brief The experiment of `./wan-training run`: for each capability mode, optimize a
- * rotating-clique schedule (ScheduleOptimizer), simulate it packet by packet with real training
- * (TrainingRun, each mode in a child process of its own through ChildProcessPool), compare with
- * colocated training, and report (ExperimentReport: summary table, CSV, JSON; ExperimentPlots:
- * gnuplot plots) into one run directory.
+ * @brief The experiment of `./wan-training run`: for each capability mode, and for each
+ * capability set (its cliques picking their algorithms), optimize a rotating-clique schedule
+ * (ScheduleOptimizer), simulate it packet by packet with real training (TrainingRun, each in a
+ * child process of its own through ChildProcessPool), compare with colocated training, and
+ * report (ExperimentReport: summary table, CSV, JSON; ExperimentPlots: gnuplot plots) into one
+ * run directory.
  *
  * The run directory OUT/RUN-ID receives config.json, topology.json, per mode MODE.json
- * (TrainingResults) and MODE-schedule.json, summary.{txt,csv,json}, rounds.csv and the plots;
+ * (TrainingResults) and MODE-schedule.json (a set: ModeOutcome::GetFileStem, e.g.
+ * set-multicast+aggregation.json), summary.{txt,csv,json}, rounds.csv and the plots;
  * OUT/latest points at it. The results do not depend on how many simulations run at once.
  * Every number of the report is read back from the results JSON the simulations wrote
  * (doc/schedule-model.rst defines the predicted ones).
@@ -57,24 +61,30 @@ class TrainingExperiment
         std::string topologyText;                //!< the topology JSON, copied as topology.json
         std::vector<CapabilityMode> modes;       //!< the simulated modes, in this order
         std::string modesText;                   //!< the modes as given, recorded
-        TrainingRun::Config training;            //!< every simulation (the mode set per mode)
-        uint64_t modelParameters{0};             //!< P (0: S given in bytes), recorded
-        double targetLossFraction{0.02};         //!< time to target: this x the initial loss
-        ScheduleOptimizer::Options optimizer;    //!< the schedule search of every mode
-        uint32_t jobs{0};                        //!< simulations at once (0: one per core)
-        std::string outDir{"results"};           //!< the directory of the run directory
-        std::string runId;                       //!< the run directory (empty: UTC time)
-        std::ostream* summary{nullptr};          //!< receives the table too (null: none)
-        std::ostream* log{nullptr};              //!< progress lines (null: none)
+        /** The capability sets whose optima are simulated after the modes (each clique by the
+         *  algorithm it picked), in this order; each within the topology's capabilities */
+        std::vector<CapabilitySet> capabilitySets;
+        TrainingRun::Config training;         //!< every simulation (the mode set per mode)
+        uint64_t modelParameters{0};          //!< P (0: S given in bytes), recorded
+        double targetLossFraction{0.02};      //!< time to target: this x the initial loss
+        ScheduleOptimizer::Options optimizer; //!< the schedule search of every mode
+        uint32_t jobs{0};                     //!< simulations at once (0: one per core)
+        std::string outDir{"results"};        //!< the directory of the run directory
+        std::string runId;                    //!< the run directory (empty: UTC time)
+        std::ostream* summary{nullptr};       //!< receives the table too (null: none)
+        std::ostream* log{nullptr};           //!< progress lines (null: none)
 
         /** @return whether the outputs name the format and P: unless fp32 with S in bytes */
         bool NamesFormat() const;
     };
 
-    /** One mode's optimized schedule and simulated outcome, as its results JSON holds it. */
+    /** One mode's (or capability set's) optimized schedule and simulated outcome, as its
+     *  results JSON holds it. */
     struct ModeOutcome
     {
-        CapabilityMode mode{CapabilityMode::UNICAST};           //!< the capability mode
+        CapabilityMode mode{CapabilityMode::UNICAST}; //!< the capability mode
+        /** The capability set whose optimum this is (none: the outcome of `mode`) */
+        std::optional<CapabilitySet> capabilities;
         CliqueSchedule schedule = CliqueSchedule::AllReduce(1); //!< the optimized schedule
         std::string origin;                                     //!< "search" or a baseline
         ScheduleMetrics::Evaluation evaluation;                 //!< its predicted metrics
@@ -96,6 +106,12 @@ class TrainingExperiment
         uint64_t partialAggregates{0}; //!< FPGA aggregates by Timeout
         uint64_t packetHops{0};        //!< packets transmitted, all links
         std::string failure;           //!< why islands gave up (empty: none)
+
+        /** @return the mode's name, or the set's in braces ("{multicast,aggregation}") */
+        std::string GetName() const;
+        /** @return the stem of its files: the mode's name, or "set-" and the set's tokens
+         *  joined by '+' ("set-multicast+aggregation", "set-none") */
+        std::string GetFileStem() const;
     };
 
     /** One mode's row of the summary (computed by ExperimentReport). */
@@ -137,10 +153,12 @@ class TrainingExperiment
     TrainingExperiment(const WanTopology& topology, const Config& config);
 
     /**
-     * @brief Check the modes and every mode's simulation configuration (TrainingRun::Validate),
-     * before any work.
-     * @throws WanConfigError on "modes" (none) or "targetLossFraction"
-     *         (outside (0, 1)); TrainingRun::Validate's error for a simulation setting
+     * @brief Check the modes, the capability sets and every mode's simulation configuration
+     * (TrainingRun::Validate), before any work.
+     * @throws WanConfigError on "modes" (neither a mode nor a set), "capabilitySets" (a set
+     *         with a capability the topology lacks, or one given twice) or
+     *         "targetLossFraction" (outside (0, 1)); TrainingRun::Validate's error for a
+     *         simulation setting
      */
     void Validate() const;
 

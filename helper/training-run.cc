@@ -102,10 +102,6 @@ TrainingRun::Validate(const WanTopology& topology,
                                               "schedule",
                                               "the capabilities of topology '" +
                                                   topology.GetName() + "'");
-    for (uint32_t r = 0; r < resolved.GetNRounds(); ++r)
-    {
-        resolved.GetRoundAlgorithms(r); // every clique of two or more has its algorithm
-    }
     CheckFpgaPlacement(topology, resolved);
 
     if (config.modelBytes < 1 || config.modelBytes > MAX_MODEL_BYTES)
@@ -146,8 +142,8 @@ TrainingRun::Validate(const WanTopology& topology,
     }
 
     // Every island plans every round as it will when it starts (the format's layout,
-    // chunking, rings, rates); the planner checks modelBytes, chunkBytes and parameterCount
-    // against the format.
+    // chunking, rings, rates); the planner checks that every clique has its algorithm (mode),
+    // and modelBytes, chunkBytes and parameterCount against the format.
     ExchangePlanner::Config planning; // resolved is the forced mode's already
     planning.format = config.format;
     planning.modelBytes = config.modelBytes;

@@ -7,7 +7,9 @@
 # The integration test of the nine-city experiment, through the driver as a user runs it:
 # `./wan-training run --quick` (WAN_TRAINING_BUILD_DIR points the driver at the build under test,
 # so it builds nothing). Twice with the same seed, into two run directories:
-#  - both exit 0 and print the summary table with one row per mode and the colocated line;
+#  - both exit 0 and print the summary table with one row per mode, one for the topology's
+#    capability set (its optimum run clique by clique, each with its own algorithm) and the
+#    colocated line;
 #  - every file of the run directory exists: config.json, topology.json, per mode MODE.json and
 #    MODE-schedule.json, summary.{txt,csv,json}, rounds.csv, and per plot its .plt and .png;
 #  - every JSON parses (jq); every round of every MODE.json carries comm_s and predicted_comm_s
@@ -56,8 +58,16 @@ for id in first second; do
     [ "$(head -c 8 "$dir/$plot.png" 2>/dev/null | od -An -tx1 | tr -d ' \n')" = \
       "89504e470d0a1a0a" ] || fail "$id: $plot.png missing or not a PNG"
   done
+  # The topology's capability set (every one): its optimum, each clique by its own algorithm.
+  set="set-multicast+aggregation+core"
+  grep -q "^{multicast,aggregation,core} " "$work/$id.stdout" || fail "$id: no table row for the set"
+  jq -e '.config.mode == "schedule" and .verification.passed
+         and ([.rounds[].cliques[] | select(.members | length > 1) | .algorithm | type == "string"]
+              | all)' "$dir/$set.json" >/dev/null 2>&1 ||
+    fail "$id: $set.json is not a verified run of each clique's own algorithm"
+  jq -e . "$dir/$set-schedule.json" >/dev/null 2>&1 || fail "$id: $set-schedule.json missing"
   rows=$(($(wc -l <"$dir/summary.csv") - 1))
-  [ "$rows" -eq 6 ] || fail "$id: summary.csv has $rows rows, expected 6"
+  [ "$rows" -eq 7 ] || fail "$id: summary.csv has $rows rows, expected 7 (six modes, one set)"
   [ "$(jq '.modes | length' "$dir/summary.json" 2>/dev/null)" = "$rows" ] ||
     fail "$id: summary.json and summary.csv disagree on the modes"
 done

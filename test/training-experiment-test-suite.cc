@@ -37,6 +37,8 @@ namespace
 
 /** The nine-city topology (every capability). */
 const std::string NINE_CITY = "../topologies/doublezero-nine-city.json";
+/** Three cities in a line, no multicast and no FPGAs. */
+const std::string TINY = "data/tiny-valid.json";
 
 /**
  * @param file a JSON file
@@ -80,6 +82,8 @@ TinyConfig(const std::string& topologyFile, const std::filesystem::path& directo
                     CapabilityMode::AGGREGATION,
                     CapabilityMode::BOTH,
                     CapabilityMode::RING};
+    // The plain network's and the edge FPGAs' optima, each clique by its own algorithm.
+    config.capabilitySets = {CapabilitySet(), CapabilitySet(true, true, false)};
     config.training.modelBytes = 200000;
     config.training.parameterCount = 1024;
     config.training.rounds = 2;
@@ -126,8 +130,9 @@ class TrainingExperimentTinyTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(result.directory.string(), dir.string(), "the run directory");
         NS_TEST_ASSERT_MSG_EQ(result.finished, true, "some mode finished");
         NS_TEST_ASSERT_MSG_EQ(result.simulationFailures.size(), 0, "no simulation failed");
-        NS_TEST_ASSERT_MSG_EQ(result.modes.size(), config.modes.size(), "one outcome per mode");
-        NS_TEST_ASSERT_MSG_EQ(result.summaries.size(), config.modes.size(), "one summary each");
+        const std::size_t outcomes = config.modes.size() + config.capabilitySets.size();
+        NS_TEST_ASSERT_MSG_EQ(result.modes.size(), outcomes, "one outcome per mode and set");
+        NS_TEST_ASSERT_MSG_EQ(result.summaries.size(), outcomes, "one summary each");
         NS_TEST_EXPECT_MSG_EQ(result.allPassed, true, "every mode passed");
         // Xi of colocated training: (N - 1) / N x tau_c / 2.
         const double n = topology.GetNCities();
@@ -138,7 +143,7 @@ class TrainingExperimentTinyTestCase : public TestCase
 
         const nlohmann::json summary = ReadJson(dir / "summary.json");
         NS_TEST_ASSERT_MSG_EQ(summary.is_discarded(), false, "summary.json parses");
-        NS_TEST_ASSERT_MSG_EQ(summary["modes"].size(), config.modes.size(), "summary.json rows");
+        NS_TEST_ASSERT_MSG_EQ(summary["modes"].size(), outcomes, "summary.json rows");
         NS_TEST_EXPECT_MSG_EQ(summary["config"], result.config, "summary.json's config");
         NS_TEST_EXPECT_MSG_EQ(ReadJson(dir / "config.json"), result.config, "config.json");
         for (const char* file : {"topology.json",
@@ -154,20 +159,60 @@ class TrainingExperimentTinyTestCase : public TestCase
         }
         bool initialSet = false;
         double initialLoss = 0;
-        for (std::size_t m = 0; m < config.modes.size(); ++m)
+        for (std::size_t m = 0; m < outcomes; ++m)
         {
             const TrainingExperiment::ModeOutcome& o = result.modes[m];
             const TrainingExperiment::ModeSummary& s = result.summaries[m];
-            const std::string name = CapabilityModeToString(config.modes[m]);
-            NS_TEST_EXPECT_MSG_EQ(CapabilityModeToString(o.mode), name, "modes in the order given");
+            const bool set = m >= config.modes.size();
+            const std::string name =
+                set ? "{" + config.capabilitySets[m - config.modes.size()].ToString() + "}"
+                    : CapabilityModeToString(config.modes[m]);
+            NS_TEST_EXPECT_MSG_EQ(o.GetName(), name, "modes, then sets, in the order given");
             NS_TEST_EXPECT_MSG_EQ(o.passed, true, name << " passed");
             NS_TEST_EXPECT_MSG_NE(s.flag, "FAILED", name << " not flagged FAILED");
-            const nlohmann::json schedule = ReadJson(dir / (name + "-schedule.json"));
-            NS_TEST_EXPECT_MSG_EQ(schedule.is_discarded(), false, name << "-schedule.json");
-            const nlohmann::json doc = ReadJson(dir / (name + ".json"));
-            NS_TEST_ASSERT_MSG_EQ(doc.is_discarded(), false, name << ".json parses");
+            const std::string stem = o.GetFileStem();
+            const nlohmann::json schedule = ReadJson(dir / (stem + "-schedule.json"));
+            NS_TEST_EXPECT_MSG_EQ(schedule.is_discarded(), false, stem << "-schedule.json");
+            const nlohmann::json doc = ReadJson(dir / (stem + ".json"));
+            NS_TEST_ASSERT_MSG_EQ(doc.is_discarded(), false, stem << ".json parses");
             NS_TEST_EXPECT_MSG_EQ(doc["verification"]["passed"], true, name << " verified");
-            NS_TEST_EXPECT_MSG_EQ(doc["config"]["mode"], name, name << ".json is its mode's");
+            NS_TEST_EXPECT_MSG_EQ(doc["config"]["mode"],
+                                  set ? "schedule" : name,
+                                  name << ": a mode forced, or each clique's own");
+            if (set)
+            {
+                // The set's optimum is never worse than a mode it allows, nor than a smaller
+                // set's; every clique ran the algorithm the schedule gives it.
+                const CapabilitySet& capabilities = *o.capabilities;
+                for (std::size_t k = 0; k < m; ++k)
+                {
+                    const TrainingExperiment::ModeOutcome& other = result.modes[k];
+                    const bool within = other.capabilities
+                                            ? capabilities.Contains(*other.capabilities)
+                                            : capabilities.Allows(other.mode);
+                    if (within)
+                    {
+                        NS_TEST_EXPECT_MSG_LT_OR_EQ(o.evaluation.xiS,
+                                                    other.evaluation.xiS * (1 + 1e-12),
+                                                    name << " against " << other.GetName());
+                    }
+                }
+                for (const auto& round : doc["rounds"])
+                {
+                    const uint32_t r = round["schedule_round"].get<uint32_t>();
+                    for (const auto& clique : round["cliques"])
+                    {
+                        const auto algorithm =
+                            o.schedule.GetAlgorithm(r, clique["clique"].get<uint32_t>());
+                        const nlohmann::json expected =
+                            algorithm ? nlohmann::json(CapabilityModeToString(*algorithm))
+                                      : nlohmann::json();
+                        NS_TEST_EXPECT_MSG_EQ(clique["algorithm"],
+                                              expected,
+                                              name << ": the clique's own algorithm");
+                    }
+                }
+            }
             NS_TEST_EXPECT_MSG_EQ(doc["config"]["program"], config.name, "the recorded name");
             NS_TEST_ASSERT_MSG_EQ(doc["rounds"].size(), 2, name << ": two rounds");
 
@@ -302,8 +347,31 @@ class TrainingExperimentConfigErrorTestCase : public TestCase
 
         TrainingExperiment::Config config = good;
         config.modes.clear();
-        NS_TEST_EXPECT_MSG_EQ(FieldOf(config, true), "modes", "no mode");
+        NS_TEST_EXPECT_MSG_EQ(FieldOf(config, true), "", "sets alone");
+        config.capabilitySets = {};
+        NS_TEST_EXPECT_MSG_EQ(FieldOf(config, true), "modes", "no mode and no set");
+        config.capabilitySets = {CapabilitySet()};
+        NS_TEST_EXPECT_MSG_EQ(FieldOf(config, true), "", "a set alone");
+        config.capabilitySets = {CapabilitySet(), CapabilitySet()};
+        NS_TEST_EXPECT_MSG_EQ(FieldOf(config, true), "capabilitySets", "a set twice");
+        {
+            // A set with a capability the topology lacks: the plain three-city WAN.
+            const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
+            TrainingExperiment::Config multicast = good;
+            multicast.capabilitySets = {CapabilitySet(true, false, false)};
+            std::string field;
+            try
+            {
+                TrainingExperiment(tiny, multicast).Validate();
+            }
+            catch (const WanConfigError& error)
+            {
+                field = error.GetField();
+            }
+            NS_TEST_EXPECT_MSG_EQ(field, "capabilitySets", "more than the topology has");
+        }
         config.modes = {CapabilityMode::UNICAST, CapabilityMode::TREE};
+        config.capabilitySets = {};
         NS_TEST_EXPECT_MSG_EQ(FieldOf(config, true), "", "tree is simulated");
         config = good;
         config.targetLossFraction = 1;
