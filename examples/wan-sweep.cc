@@ -8,12 +8,17 @@
  * How the optimal schedule shifts with the network's capabilities: for every model size S and
  * compute time tau_c of the lists and every capability mode, the best schedule's clique-size
  * profile and Xi next to the colocated reference, the lower bound, the all-reduce in the same
- * mode and the ring all-reduce (doc/schedule-model.rst); with --simulateRounds=R every point's
+ * mode and the ring all-reduce (doc/schedule-model.rst); for every capability set
+ * (--capabilitySets=SET/SET/..., or the one set --capabilities, default the topology's) the
+ * set's optimum, each clique with the algorithm it picked, and a check that no set is worse
+ * than a set it contains; with --simulateRounds=R every point's
  * schedule also simulated for R rounds, each in its own wan-training-simulate process (beside
  * this program, or --simulator), up to --jobs=N at once.
  *
- *   S in {..} x tau_c in {..} x mode in {unicast, multicast, aggregation, both, ring, tree}
- *      --> ScheduleOptimizer --> profile "3+3+3 | 9", Xi, gaps   (table, JSON, CSV)
+ *   S in {..} x tau_c in {..} x (mode in {unicast, multicast, aggregation, both, ring, tree}
+ *                                 + set in {none, multicast, ..., multicast,aggregation,core})
+ *      --> ScheduleOptimizer --> profile "3+3+3 | 9" (a set: "both 3+3+3 | ring 9"), Xi, gaps
+ *      --> monotone check along the nested sets                  (table, JSON, CSV)
  *      --> WORKDIR/point-NNN-MODE.json (the schedule)
  *      --> wan-training-simulate x N at once --> WORKDIR/point-NNN-MODE-results.json
  *      --> simulated vs predicted mean round time, verified       (more columns)
@@ -28,9 +33,11 @@
  * --collectOnly then reads their results files (--help shows how). ScheduleSweep does the work;
  * this program maps its options to the sweep's configuration.
  * Exit status: 0 every point done (and every simulated one verified), 1 input error, 2 some
- * simulation failed, did not verify or left no readable results file.
+ * simulation failed, did not verify or left no readable results file, 3 a larger capability
+ * set's optimum was worse than a smaller one's (the optimizer promises it never is).
  */
 
+#include "capability-set.h"
 #include "command-line-values.h"
 #include "schedule-sweep.h"
 #include "synthetic-topology.h"
@@ -116,6 +123,8 @@ Run(int argc, char* argv[])
     std::string formatsText;
     std::string computeText = "0.1,1,10";
     std::string modesText = "unicast,multicast,aggregation,both,ring,tree";
+    std::string capabilitiesText;
+    std::string capabilitySetsText;
     std::string maxPeriodText = "4";
     std::string seedText = "1";
     std::string evaluationsText = "20000";
@@ -137,7 +146,8 @@ Run(int argc, char* argv[])
         "--computeS=1 --simulateRounds=4 --workDir=/shared/sweep --printJobs > jobs.txt\n"
         "  parallel --jobs 2 --sshlogin host1,host2 --joblog jobs.log < jobs.txt\n"
         "  wan-sweep (the same options, without --printJobs) --collectOnly\n"
-        "Exit status: 0 done, 1 input error, 2 some simulation failed or did not verify.");
+        "Exit status: 0 done, 1 input error, 2 some simulation failed or did not verify, 3 a "
+        "larger capability set's optimum was worse than a smaller one's.");
     cmd.AddValue("topology", "topology JSON file", topologyFile);
     cmd.AddValue("modelBytes",
                  "comma-separated model sizes S on the wire in bytes, in every format (> 0; "
@@ -152,7 +162,17 @@ Run(int argc, char* argv[])
                  "(default fp32; several need --modelParameters)",
                  formatsText);
     cmd.AddValue("computeS", "comma-separated compute times tau_c in s (>= 0)", computeText);
-    cmd.AddValue("modes", "comma-separated capability modes", modesText);
+    cmd.AddValue("modes",
+                 "comma-separated capability modes, a row each (every clique uses the mode)",
+                 modesText);
+    cmd.AddValue("capabilities",
+                 "the capability set of the set rows instead of the topology's, as a what-if: "
+                 "multicast, aggregation, core comma-separated, or none",
+                 capabilitiesText);
+    cmd.AddValue("capabilitySets",
+                 "several capability sets, a row each (overrides --capabilities), separated by "
+                 "'/', e.g. none/multicast/multicast,aggregation/multicast,aggregation,core",
+                 capabilitySetsText);
     cmd.AddValue("overlap", "overlap compute with communication", config.overlap);
     cmd.AddValue("maxPeriod", "largest period P (>= 1)", maxPeriodText);
     cmd.AddValue("seed", "seed of every search (and of every simulation, then >= 1)", seedText);
@@ -253,6 +273,17 @@ Run(int argc, char* argv[])
     {
         config.modes.push_back(CommandLineValues::ParseMode(PROGRAM, "--modes", item));
     }
+    // The set rows: --capabilitySets, else --capabilities, else the topology's set.
+    if (!capabilitySetsText.empty())
+    {
+        config.capabilitySets =
+            ScheduleSweep::ParseCapabilitySets(capabilitySetsText, PROGRAM, "--capabilitySets");
+    }
+    else if (!capabilitiesText.empty())
+    {
+        config.capabilitySets = std::vector<CapabilitySet>{
+            CapabilitySet::Parse(capabilitiesText, PROGRAM, "--capabilities")};
+    }
     ScheduleOptimizer::Options& options = config.optimizer;
     options.maxPeriod = CommandLineValues::ParseWhole(PROGRAM, "--maxPeriod", maxPeriodText, 1);
     options.seed = CommandLineValues::ParseWhole(PROGRAM, "--seed", seedText, 0);
@@ -289,7 +320,6 @@ Run(int argc, char* argv[])
             std::vector<std::string> command{config.simulator,
                                              "--topology=" + topologyPath,
                                              "--schedule=" + schedule,
-                                             "--mode=" + CapabilityModeToString(point.mode),
                                              "--modelBytes=" + point.modelBytesText,
                                              "--format=" + PayloadFormatToString(point.format),
                                              "--localSteps=" + std::to_string(config.localSteps),
@@ -298,6 +328,11 @@ Run(int argc, char* argv[])
                                              "--rounds=" + std::to_string(config.simulateRounds),
                                              "--seed=" + std::to_string(config.optimizer.seed),
                                              "--out=" + results};
+            if (!point.capabilities)
+            {
+                // A set point runs each clique by the algorithm its schedule gives it.
+                command.insert(command.begin() + 3, "--mode=" + CapabilityModeToString(point.mode));
+            }
             if (config.overlap)
             {
                 command.push_back("--overlap=true");
@@ -320,6 +355,10 @@ Run(int argc, char* argv[])
                   << sweep.GetConfig().workDir
                   << "; run the commands above, then repeat this sweep "
                   << "without --printJobs and with --collectOnly" << std::endl;
+    }
+    if (!result.monotone.violations.empty())
+    {
+        return 3;
     }
     return result.failures > 0 ? 2 : 0;
 }

@@ -15,10 +15,12 @@
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
+#include <map>
 #include <numeric>
 #include <sstream>
 #include <unistd.h>
@@ -31,10 +33,17 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingScheduleSweep");
 namespace
 {
 
+/** The width of the table's mode column. */
+const int MODE_WIDTH = 13;
+
+/** The width of the table's capability set column (fits `{multicast,aggregation,core}`). */
+const int SET_WIDTH = 30;
+
 /**
  * @param topology the topology
  * @param schedule a schedule
- * @return its rounds by city id, cliques in braces, rounds separated by " | "
+ * @return its rounds by city id, cliques in braces (a clique's algorithm, when it carries one,
+ *         in front: `both{a,b,c}`), rounds separated by " | "
  */
 std::string
 ScheduleText(const WanTopology& topology, const CliqueSchedule& schedule)
@@ -46,7 +55,8 @@ ScheduleText(const WanTopology& topology, const CliqueSchedule& schedule)
         const CliqueSchedule::Round& round = schedule.GetRound(r);
         for (std::size_t c = 0; c < round.size(); ++c)
         {
-            out << (c ? " " : "") << "{";
+            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
+            out << (c ? " " : "") << (algorithm ? CapabilityModeToString(*algorithm) : "") << "{";
             for (std::size_t k = 0; k < round[c].size(); ++k)
             {
                 out << (k ? "," : "") << topology.GetCity(round[c][k]).id;
@@ -55,6 +65,111 @@ ScheduleText(const WanTopology& topology, const CliqueSchedule& schedule)
         }
     }
     return out.str();
+}
+
+/**
+ * @param topology the topology
+ * @param schedule a schedule
+ * @return its rounds as lists of cliques, each a list of city ids (no algorithms)
+ */
+nlohmann::json
+MemberRounds(const WanTopology& topology, const CliqueSchedule& schedule)
+{
+    nlohmann::json rounds = nlohmann::json::array();
+    for (const CliqueSchedule::Round& round : schedule.GetRounds())
+    {
+        rounds.push_back(nlohmann::json::array());
+        for (const std::vector<uint32_t>& clique : round)
+        {
+            rounds.back().push_back(nlohmann::json::array());
+            for (uint32_t island : clique)
+            {
+                rounds.back().back().push_back(topology.GetCity(island).id);
+            }
+        }
+    }
+    return rounds;
+}
+
+/**
+ * @param schedule a schedule whose cliques carry their algorithms
+ * @return per round, the clique sizes of each algorithm (in GetAllCapabilityModes order, sizes
+ *         largest first) after its name, then the idle islands, e.g. "both 3+3, ring 3" or
+ *         "both 4+4, 1 idle"; rounds separated by " | "
+ */
+std::string
+AlgorithmProfile(const CliqueSchedule& schedule)
+{
+    std::ostringstream out;
+    for (uint32_t r = 0; r < schedule.GetNRounds(); ++r)
+    {
+        const CliqueSchedule::Round& round = schedule.GetRound(r);
+        std::map<CapabilityMode, std::vector<std::size_t>> sizes;
+        std::size_t idle = 0;
+        for (uint32_t c = 0; c < round.size(); ++c)
+        {
+            const std::optional<CapabilityMode> algorithm = schedule.GetAlgorithm(r, c);
+            if (round[c].size() < 2 || !algorithm)
+            {
+                idle += round[c].size();
+                continue;
+            }
+            sizes[*algorithm].push_back(round[c].size());
+        }
+        out << (r ? " | " : "");
+        bool first = true;
+        for (CapabilityMode mode : GetAllCapabilityModes())
+        {
+            if (sizes.count(mode) == 0)
+            {
+                continue;
+            }
+            std::vector<std::size_t>& cliques = sizes[mode];
+            std::sort(cliques.rbegin(), cliques.rend());
+            out << (first ? "" : ", ") << CapabilityModeToString(mode) << " ";
+            for (std::size_t k = 0; k < cliques.size(); ++k)
+            {
+                out << (k ? "+" : "") << cliques[k];
+            }
+            first = false;
+        }
+        if (idle > 0)
+        {
+            out << (first ? "" : ", ") << idle << " idle";
+        }
+    }
+    return out.str();
+}
+
+/**
+ * @param set a capability set
+ * @return its tokens joined by '+' (or `none`), for file names
+ */
+std::string
+SetStem(const CapabilitySet& set)
+{
+    std::string stem = set.ToString();
+    std::replace(stem.begin(), stem.end(), ',', '+');
+    return stem;
+}
+
+/**
+ * @param field a CSV field
+ * @return the field, in double quotes when it holds a comma or a quote
+ */
+std::string
+CsvField(const std::string& field)
+{
+    if (field.find_first_of(",\"") == std::string::npos)
+    {
+        return field;
+    }
+    std::string quoted = "\"";
+    for (char c : field)
+    {
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return quoted + "\"";
 }
 
 /**
@@ -88,8 +203,10 @@ Describe(const ScheduleSweep::Point& point)
 {
     std::ostringstream out;
     out << point.name << " (S = " << point.modelBytes << " B, "
-        << PayloadFormatToString(point.format) << ", tau_c = " << point.computeS << " s, mode "
-        << CapabilityModeToString(point.mode) << ")";
+        << PayloadFormatToString(point.format) << ", tau_c = " << point.computeS << " s, "
+        << (point.capabilities ? "capabilities " + point.capabilities->ToString()
+                               : "mode " + CapabilityModeToString(point.mode))
+        << ")";
     return out.str();
 }
 
@@ -141,6 +258,80 @@ const ScheduleSweep::Config&
 ScheduleSweep::GetConfig() const
 {
     return m_config;
+}
+
+std::vector<CapabilitySet>
+ScheduleSweep::ParseCapabilitySets(const std::string& text,
+                                   const std::string& source,
+                                   const std::string& field)
+{
+    // Every item between separators, empty ones too (they are reported).
+    std::vector<std::string> items;
+    std::size_t end = std::string::npos;
+    do
+    {
+        const std::size_t begin = end + 1; // 0 at first (npos + 1 wraps)
+        end = text.find('/', begin);
+        items.push_back(text.substr(begin, end == std::string::npos ? end : end - begin));
+    } while (end != std::string::npos);
+    std::vector<CapabilitySet> sets;
+    for (std::size_t k = 0; k < items.size(); ++k)
+    {
+        const std::string which = "set " + std::to_string(k + 1) + " of " +
+                                  std::to_string(items.size()) + " ('" + items[k] + "')";
+        if (items[k].empty())
+        {
+            throw WanInputError(source, field, which + " is empty (separate sets by '/')");
+        }
+        try
+        {
+            sets.push_back(CapabilitySet::Parse(items[k], source, field));
+        }
+        catch (const WanInputError& error)
+        {
+            throw WanInputError(source, field, which + ": " + error.GetReason());
+        }
+        for (std::size_t j = 0; j < k; ++j)
+        {
+            if (sets[j] == sets[k])
+            {
+                throw WanInputError(source,
+                                    field,
+                                    which + " repeats set " + std::to_string(j + 1) + " ('" +
+                                        items[j] + "'): both are " + sets[k].ToString());
+            }
+        }
+    }
+    return sets;
+}
+
+ScheduleSweep::MonotoneCheck
+ScheduleSweep::CheckMonotone(const std::vector<Point>& points)
+{
+    MonotoneCheck check;
+    for (const Point& smaller : points)
+    {
+        for (const Point& larger : points)
+        {
+            if (!smaller.capabilities || !larger.capabilities ||
+                smaller.gridPoint != larger.gridPoint ||
+                *smaller.capabilities == *larger.capabilities ||
+                !larger.capabilities->Contains(*smaller.capabilities))
+            {
+                continue;
+            }
+            ++check.pairs;
+            if (larger.xiS > smaller.xiS * (1 + 1e-9))
+            {
+                std::ostringstream violation;
+                violation << std::setprecision(10) << Describe(larger) << ": Xi " << larger.xiS
+                          << " s is worse than " << smaller.xiS << " s of the smaller set "
+                          << smaller.capabilities->ToString() << " (" << smaller.name << ")";
+                check.violations.push_back(violation.str());
+            }
+        }
+    }
+    return check;
 }
 
 void
@@ -218,7 +409,11 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 {static_cast<double>(bytes), std::to_string(bytes), format, parameters});
         }
     }
+    const std::vector<CapabilitySet> sets =
+        m_config.capabilitySets.value_or(std::vector<CapabilitySet>{CapabilitySet::Of(topology)});
+    const CapabilitySet available = CapabilitySet::Of(topology);
     std::vector<Point> points;
+    uint32_t gridPoint = 0;
     for (const Size& size : sizes)
     {
         const double s = size.bytes;
@@ -232,18 +427,52 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
             ScheduleMetrics metrics(topology, settings);
             double ringAllReduce =
                 metrics.Evaluate(CliqueSchedule::AllReduce(n), CapabilityMode::RING).xiS;
-            for (CapabilityMode mode : m_config.modes)
+            // A point per mode, then one per capability set.
+            for (std::size_t k = 0; k < m_config.modes.size() + sets.size(); ++k)
             {
-                ScheduleOptimizer optimizer(topology, settings, mode, m_config.optimizer);
-                ScheduleOptimizer::Result result = optimizer.Optimize();
+                Point point;
+                if (k < m_config.modes.size())
+                {
+                    point.mode = m_config.modes[k];
+                }
+                else
+                {
+                    point.capabilities = sets[k - m_config.modes.size()];
+                }
+                const std::optional<CapabilitySet>& set = point.capabilities;
+                ScheduleOptimizer::Result result =
+                    set ? ScheduleOptimizer(topology, settings, *set, m_config.optimizer).Optimize()
+                        : ScheduleOptimizer(topology, settings, point.mode, m_config.optimizer)
+                              .Optimize();
                 const ScheduleMetrics::Evaluation& e = result.evaluation;
-                double allReduce = metrics.Evaluate(CliqueSchedule::AllReduce(n), mode).xiS;
+                // A set's all-reduce in the same mode: the best of the algorithms it allows
+                // that every island can run (the optimizer's all-reduce baselines).
+                double allReduce = INFINITY;
+                std::string allReduceAlgorithm;
+                for (CapabilityMode mode :
+                     set ? set->GetAlgorithms() : std::vector<CapabilityMode>{point.mode})
+                {
+                    const std::string name = CapabilityModeToString(mode);
+                    bool runs = !set;
+                    for (const ScheduleOptimizer::Candidate& baseline : result.baselines)
+                    {
+                        runs = runs || baseline.name == "all-reduce, " + name;
+                    }
+                    const double xi =
+                        runs ? metrics.Evaluate(CliqueSchedule::AllReduce(n), mode).xiS : INFINITY;
+                    if (xi < allReduce)
+                    {
+                        allReduce = xi;
+                        allReduceAlgorithm = name;
+                    }
+                }
                 std::string profile = ScheduleOptimizer::GetProfile(result.schedule);
+                const std::string shownProfile = set ? AlgorithmProfile(result.schedule) : profile;
                 std::string schedule = ScheduleText(topology, result.schedule);
                 double gapColo = e.xiColocatedS > 0 ? e.xiS / e.xiColocatedS : INFINITY;
                 double gapBound = e.xiS / e.xiLowerBoundS;
-                std::string modeName = CapabilityModeToString(mode);
-                Point point;
+                std::string modeName =
+                    set ? "{" + set->ToString() + "}" : CapabilityModeToString(point.mode);
                 point.modelBytes = s;
                 point.modelBytesText = size.text;
                 point.format = size.format;
@@ -251,14 +480,31 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 point.computeS = tau;
                 point.stepTimeNs =
                     std::llround(tau * 1e9 / static_cast<double>(m_config.localSteps));
-                point.mode = mode;
+                point.gridPoint = gridPoint;
+                point.xiS = e.xiS;
                 std::ostringstream name;
                 name << "point-" << std::setw(3) << std::setfill('0') << points.size() << "-"
-                     << modeName;
+                     << (set ? "set-" + SetStem(*set) : modeName);
                 point.name = name.str();
                 point.scheduleJson = result.schedule.ToJson(topology);
-                point.scheduleRounds = nlohmann::json::parse(point.scheduleJson)["rounds"];
-                point.simulate = simulating;
+                point.scheduleRounds = MemberRounds(topology, result.schedule);
+                for (uint32_t r = 0; set && r < result.schedule.GetNRounds(); ++r)
+                {
+                    point.scheduleAlgorithms.emplace_back();
+                    for (uint32_t c = 0; c < result.schedule.GetRound(r).size(); ++c)
+                    {
+                        const std::optional<CapabilityMode> algorithm =
+                            result.schedule.GetAlgorithm(r, c);
+                        point.scheduleAlgorithms.back().push_back(
+                            algorithm ? CapabilityModeToString(*algorithm) : "");
+                    }
+                }
+                point.simulate = simulating && (!set || available.Contains(*set));
+                if (simulating && !point.simulate)
+                {
+                    point.notSimulated = "the topology's capabilities are " + available.ToString() +
+                                         " (a what-if set)";
+                }
                 std::ostringstream table;
                 table << std::setprecision(4) << std::left;
                 if (ShowsFormats())
@@ -267,9 +513,10 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                           << (size.parameters > 0 ? std::to_string(size.parameters) : "-")
                           << std::setw(7) << formatName;
                 }
-                table << std::setw(10) << s << std::setw(9) << tau << std::setw(13) << modeName
-                      << std::setw(44) << profile << std::right << std::setw(11) << e.xiS
-                      << std::setw(10) << gapColo << std::setw(10) << gapBound << std::setw(11)
+                table << std::setw(10) << s << std::setw(9) << tau
+                      << std::setw(set ? SET_WIDTH : MODE_WIDTH) << modeName << std::setw(44)
+                      << shownProfile << std::right << std::setw(11) << e.xiS << std::setw(10)
+                      << gapColo << std::setw(10) << gapBound << std::setw(11)
                       << e.xiS / ringAllReduce
                       << (result.origin == "search" ? "" : "  (" + result.origin + ")");
                 point.table = table.str();
@@ -284,7 +531,27 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                     }
                 }
                 row["compute_s"] = tau;
-                row["mode"] = modeName;
+                if (set)
+                {
+                    row["capabilities"] = set->ToString();
+                    row["algorithm_profile"] = shownProfile;
+                    row["algorithms"] = nlohmann::json::array();
+                    for (const std::vector<std::string>& round : point.scheduleAlgorithms)
+                    {
+                        row["algorithms"].push_back(nlohmann::json::array());
+                        for (const std::string& algorithm : round)
+                        {
+                            row["algorithms"].back().push_back(algorithm.empty()
+                                                                   ? nlohmann::json(nullptr)
+                                                                   : nlohmann::json(algorithm));
+                        }
+                    }
+                    row["all_reduce_algorithm"] = allReduceAlgorithm;
+                }
+                else
+                {
+                    row["mode"] = modeName;
+                }
                 row["profile"] = profile;
                 row["period"] = result.schedule.GetNRounds();
                 row["Xi_s"] = e.xiS;
@@ -296,7 +563,7 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 row["Xi_ring_all_reduce_s"] = ringAllReduce;
                 row["T_period_s"] = e.periodS;
                 row["origin"] = result.origin;
-                row["rounds"] = point.scheduleRounds;
+                row["rounds"] = nlohmann::json::parse(point.scheduleJson)["rounds"];
                 std::ostringstream csv;
                 csv << std::setprecision(10);
                 if (ShowsFormats())
@@ -304,15 +571,16 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                     csv << (size.parameters > 0 ? std::to_string(size.parameters) : "") << ","
                         << formatName << ",";
                 }
-                csv << s << "," << tau << "," << modeName << "," << profile << ","
+                csv << s << "," << tau << "," << CsvField(modeName) << "," << shownProfile << ","
                     << result.schedule.GetNRounds() << "," << e.xiS << "," << e.xiColocatedS << ","
                     << (std::isfinite(gapColo) ? std::to_string(gapColo) : "") << ","
                     << e.xiLowerBoundS << "," << gapBound << "," << allReduce << ","
-                    << ringAllReduce << "," << e.xiS / ringAllReduce << "," << result.origin
-                    << ",\"" << schedule << "\"";
+                    << ringAllReduce << "," << e.xiS / ringAllReduce << ","
+                    << CsvField(result.origin) << ",\"" << schedule << "\"";
                 point.csv = csv.str();
                 points.push_back(point);
             }
+            ++gridPoint;
         }
     }
     return points;
@@ -417,7 +685,9 @@ ScheduleSweep::ReadResults(Point& point, const std::string& file) const
     const TrainingRunSummary::Config& config = results.config;
     const double computeS = static_cast<double>(config.localSteps) * config.stepTimeS;
     std::string mismatch;
-    if (config.mode != CapabilityModeToString(point.mode))
+    // A set point runs without a forced mode: each clique by the algorithm it carries.
+    if (config.mode !=
+        (point.capabilities ? std::string("schedule") : CapabilityModeToString(point.mode)))
     {
         mismatch = "mode";
     }
@@ -445,6 +715,10 @@ ScheduleSweep::ReadResults(Point& point, const std::string& file) const
     else if (nlohmann::json(config.scheduleRounds) != point.scheduleRounds)
     {
         mismatch = "schedule_rounds";
+    }
+    else if (point.capabilities && config.scheduleAlgorithms != point.scheduleAlgorithms)
+    {
+        mismatch = "schedule_rounds' algorithms";
     }
     if (!mismatch.empty())
     {
@@ -508,29 +782,44 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
         out << ", simulated " << m_config.simulateRounds << " rounds (" << m_config.localSteps
             << " local steps) in " << work.string();
     }
-    out << "\n" << std::left;
-    if (ShowsFormats())
-    {
-        out << std::setw(12) << "P" << std::setw(7) << "format";
-    }
-    out << std::setw(10) << "S (B)" << std::setw(9) << "tau_c" << std::setw(13) << "mode"
-        << std::setw(44) << "profile" << std::right << std::setw(11) << "Xi (s)" << std::setw(10)
-        << "/colo" << std::setw(10) << "/bound" << std::setw(11) << "/ring-AR";
-    if (simulating)
-    {
-        out << std::setw(11) << "sim T_r" << std::setw(11) << "pred T_r" << std::setw(11) << "diff"
-            << std::setw(10) << "verified";
-    }
     out << "\n";
+    // The header of the mode rows, or of the set rows (their network and profile columns).
+    auto header = [this,
+                   simulating](const std::string& network, int width, const std::string& profile) {
+        std::ostringstream line;
+        line << std::left;
+        if (ShowsFormats())
+        {
+            line << std::setw(12) << "P" << std::setw(7) << "format";
+        }
+        line << std::setw(10) << "S (B)" << std::setw(9) << "tau_c" << std::setw(width) << network
+             << std::setw(44) << profile << std::right << std::setw(11) << "Xi (s)" << std::setw(10)
+             << "/colo" << std::setw(10) << "/bound" << std::setw(11) << "/ring-AR";
+        if (simulating)
+        {
+            line << std::setw(11) << "sim T_r" << std::setw(11) << "pred T_r" << std::setw(11)
+                 << "diff" << std::setw(10) << "verified";
+        }
+        return line.str() + "\n";
+    };
+    std::string modeLines = header("mode", MODE_WIDTH, "profile");
+    std::string setLines = header("capabilities", SET_WIDTH, "algorithms per clique size");
+    std::size_t modeRows = 0;
+    std::size_t setRows = 0;
     nlohmann::json rows = nlohmann::json::array();
     for (Point& point : result.points)
     {
-        out << point.table;
+        std::ostringstream line;
+        line << std::setprecision(4) << std::right << point.table;
         csv << point.csv;
         if (simulating)
         {
             nlohmann::json simulation;
             simulation["simulated"] = point.simulate;
+            if (!point.notSimulated.empty())
+            {
+                simulation["not_simulated"] = point.notSimulated;
+            }
             if (point.simulate)
             {
                 simulation["schedule_file"] = (work / (point.name + ".json")).string();
@@ -549,9 +838,9 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
                 simulation["simulated_mean_comm_s"] = NumberOrNull(point.simulatedCommS);
                 simulation["predicted_mean_comm_s"] = point.predictedCommS;
                 simulation["verified"] = point.verified;
-                out << std::setw(11) << point.simulatedRoundS << std::setw(11)
-                    << point.predictedRoundS << std::setw(11) << difference << std::setw(10)
-                    << (point.verified ? "yes" : "NO");
+                line << std::setw(11) << point.simulatedRoundS << std::setw(11)
+                     << point.predictedRoundS << std::setw(11) << difference << std::setw(10)
+                     << (point.verified ? "yes" : "NO");
                 csv << "," << point.simulatedRoundS << "," << point.predictedRoundS << ","
                     << difference << "," << (point.verified ? "true" : "false");
             }
@@ -559,7 +848,7 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
             {
                 simulation["verified"] =
                     point.simulate ? nlohmann::json(false) : nlohmann::json(nullptr);
-                out << "  " << (point.simulate ? "FAILED" : "(not simulated)");
+                line << "  " << (point.simulate ? "FAILED" : "(not simulated)");
                 csv << ",,,," << (point.simulate ? "false" : "");
             }
             if (!point.failure.empty())
@@ -570,9 +859,35 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
             }
             point.row["simulation"] = simulation;
         }
-        out << "\n";
+        line << "\n";
         csv << "\n";
         rows.push_back(point.row);
+        (point.capabilities ? setLines : modeLines) += line.str();
+        (point.capabilities ? setRows : modeRows) += 1;
+    }
+    if (modeRows > 0 || setRows == 0)
+    {
+        out << modeLines;
+    }
+    const MonotoneCheck& monotone = result.monotone;
+    nlohmann::json check;
+    check["pairs"] = monotone.pairs;
+    check["held"] = monotone.violations.empty();
+    check["violations"] = monotone.violations;
+    if (setRows > 0)
+    {
+        out << "optimum per capability set (each clique picks an algorithm the set allows; "
+               "/ring-AR against the ring all-reduce):\n"
+            << setLines << "monotone check (a larger set is never worse): " << monotone.pairs
+            << " pairs of nested sets, "
+            << (monotone.violations.empty()
+                    ? std::string("held")
+                    : "VIOLATED " + std::to_string(monotone.violations.size()) + " times")
+            << "\n";
+        for (const std::string& violation : monotone.violations)
+        {
+            out << "  VIOLATION: " << violation << "\n";
+        }
     }
     nlohmann::json doc;
     doc["topology"] = topology.GetName();
@@ -593,6 +908,15 @@ ScheduleSweep::Report(const WanTopology& topology, Result& result) const
         doc["local_steps"] = m_config.localSteps;
         doc["work_dir"] = work.string();
     }
+    doc["capability_sets"] = nlohmann::json::array();
+    for (const Point& point : result.points)
+    {
+        if (point.capabilities && point.gridPoint == 0)
+        {
+            doc["capability_sets"].push_back(point.capabilities->ToString());
+        }
+    }
+    doc["monotone"] = check;
     doc["rows"] = rows;
     WriteText("jsonFile", m_config.jsonFile, doc.dump(1) + "\n");
     WriteText("csvFile", m_config.csvFile, csv.str());
@@ -607,6 +931,11 @@ ScheduleSweep::Run(const WanTopology& topology) const
     Result result;
     // Optimize every point, in grid order (the order of every output).
     result.points = Optimize(topology);
+    result.monotone = CheckMonotone(result.points);
+    for (const std::string& violation : result.monotone.violations)
+    {
+        Log("monotone check VIOLATED (a larger capability set is worse): " + violation);
+    }
     std::vector<std::size_t> simulated;
     for (std::size_t p = 0; p < result.points.size(); ++p)
     {

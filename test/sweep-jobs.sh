@@ -5,7 +5,8 @@
 # usage: test/sweep-jobs.sh WAN-SWEEP TOPOLOGY
 #
 # The simulations of `wan-sweep --simulateRounds`, run by wan-training-simulate (beside WAN-SWEEP)
-# on a tiny sweep (2 model sizes x 1 compute time x 2 modes, 2 rounds):
+# on a tiny sweep (2 model sizes x 1 compute time x (2 modes + the topology's capability set), 2
+# rounds; a set point runs without --mode, each clique by its own algorithm):
 #  - --jobs=1 and --jobs=2 both exit 0 and write the same CSV (the order is the grid's, not the
 #    order in which the processes end);
 #  - every row of the JSON is simulated and verified, and its simulated and predicted mean round
@@ -40,10 +41,10 @@ for jobs in 1 2; do
   fi
 done
 cmp -s jobs1.csv jobs2.csv || fail "the CSVs of --jobs=1 and --jobs=2 differ"
-[ "$(wc -l <jobs1.csv)" -eq 5 ] || fail "jobs1.csv: expected a header and 4 rows"
+[ "$(wc -l <jobs1.csv)" -eq 7 ] || fail "jobs1.csv: expected a header and 6 rows"
 
 rows=$(jq '.rows | length' jobs2.json 2>/dev/null)
-[ "$rows" = 4 ] || fail "jobs2.json: expected 4 rows, got '$rows'"
+[ "$rows" = 6 ] || fail "jobs2.json: expected 6 rows, got '$rows'"
 for ((i = 0; i < ${rows:-0}; ++i)); do
   row=$(jq -c ".rows[$i]" jobs2.json)
   results=$(jq -r '.simulation.results_file' <<<"$row")
@@ -60,7 +61,7 @@ for ((i = 0; i < ${rows:-0}; ++i)); do
     | ($d.summary.training_time_s / $n) as $simulated
     | ($compute + ([$d.rounds[].predicted_comm_s] | add) / $n) as $predicted
     | $n == 2 and $d.verification.passed
-      and $d.config.mode == $row.mode and $d.config.model_bytes == $row.model_bytes
+      and $d.config.mode == ($row.mode // "schedule") and $d.config.model_bytes == $row.model_bytes
       and close($compute; $row.compute_s)
       and close($simulated; $row.simulation.simulated_mean_round_s)
       and close($predicted; $row.simulation.predicted_mean_round_s)
@@ -77,7 +78,7 @@ if ! "$sweep" "${args[@]}" --workDir="$printed" --json=print.json --csv=print.cs
   fail "--printJobs exited non-zero:"
   cat print.err
 fi
-[ "$(wc -l <jobs.txt)" -eq 4 ] || fail "--printJobs: expected 4 command lines:" "$(cat jobs.txt)"
+[ "$(wc -l <jobs.txt)" -eq 6 ] || fail "--printJobs: expected 6 command lines:" "$(cat jobs.txt)"
 [ ! -e print.json ] || fail "--printJobs wrote the JSON"
 bash jobs.txt >run.out 2>&1 || fail "the printed commands failed: $(cat run.out)"
 if ! "$sweep" "${args[@]}" --workDir="$printed" --json=collect.json --csv=collect.csv \
@@ -90,21 +91,22 @@ cmp -s jobs1.csv collect.csv || fail "the CSV of --collectOnly differs from --jo
   --collectOnly >stale.out 2>stale.err
 status=$?
 [ "$status" -eq 2 ] || fail "collecting 2-round results as 3 rounds: exit $status, not 2"
-[ "$(grep -c 'config.rounds differs' stale.err)" -eq 4 ] ||
-  fail "collecting 2-round results as 3 rounds: not 4 mismatches:" "$(cat stale.err)"
+[ "$(grep -c 'config.rounds differs' stale.err)" -eq 6 ] ||
+  fail "collecting 2-round results as 3 rounds: not 6 mismatches:" "$(cat stale.err)"
 
 # A failing simulator: every point reported, the outputs written, exit 2.
 "$sweep" "${args[@]}" --simulator=/bin/false --jobs=2 --json=false.json --csv=false.csv \
   >false.out 2>false.err
 status=$?
 [ "$status" -eq 2 ] || fail "--simulator=/bin/false: exit $status, not 2"
-for point in point-000-unicast point-001-both point-002-unicast point-003-both; do
+for point in point-000-unicast point-001-both point-002-set-multicast+aggregation+core \
+  point-003-unicast point-004-both point-005-set-multicast+aggregation+core; do
   grep -q "^wan-sweep: $point (.*): false ended with exit status 1" false.err ||
     fail "--simulator=/bin/false: $point not reported:" "$(cat false.err)"
 done
 unverified=$(jq '[.rows[] | select(.simulation.verified == false)] | length' false.json 2>/dev/null)
-[ "$unverified" = 4 ] ||
-  fail "--simulator=/bin/false: the JSON lacks 4 unverified rows"
+[ "$unverified" = 6 ] ||
+  fail "--simulator=/bin/false: the JSON lacks 6 unverified rows"
 
 if [ "$failed" -gt 0 ]; then
   echo "$failed checks failed"
