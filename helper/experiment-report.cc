@@ -6,6 +6,7 @@
 
 #include "experiment-report.h"
 
+#include "csv-field.h"
 #include "wan-config-error.h"
 
 #include "ns3/log.h"
@@ -42,25 +43,6 @@ GetNameWidth(const TrainingExperiment::Result& result)
         width = std::max(width, o.GetName().size() + 2);
     }
     return static_cast<int>(width);
-}
-
-/**
- * @param text a CSV field
- * @return it, in double quotes when it holds a comma or a quote
- */
-std::string
-CsvField(const std::string& text)
-{
-    if (text.find_first_of(",\"") == std::string::npos)
-    {
-        return text;
-    }
-    std::string quoted = "\"";
-    for (char c : text)
-    {
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return quoted + "\"";
 }
 
 } // namespace

@@ -8,6 +8,7 @@
 
 #include "child-process-pool.h"
 #include "clique-schedule.h"
+#include "csv-field.h"
 #include "schedule-metrics.h"
 #include "training-run-summary.h"
 #include "wan-config-error.h"
@@ -139,37 +140,6 @@ AlgorithmProfile(const CliqueSchedule& schedule)
         }
     }
     return out.str();
-}
-
-/**
- * @param set a capability set
- * @return its tokens joined by '+' (or `none`), for file names
- */
-std::string
-SetStem(const CapabilitySet& set)
-{
-    std::string stem = set.ToString();
-    std::replace(stem.begin(), stem.end(), ',', '+');
-    return stem;
-}
-
-/**
- * @param field a CSV field
- * @return the field, in double quotes when it holds a comma or a quote
- */
-std::string
-CsvField(const std::string& field)
-{
-    if (field.find_first_of(",\"") == std::string::npos)
-    {
-        return field;
-    }
-    std::string quoted = "\"";
-    for (char c : field)
-    {
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    }
-    return quoted + "\"";
 }
 
 /**
@@ -484,7 +454,7 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                 point.xiS = e.xiS;
                 std::ostringstream name;
                 name << "point-" << std::setw(3) << std::setfill('0') << points.size() << "-"
-                     << (set ? "set-" + SetStem(*set) : modeName);
+                     << (set ? "set-" + set->ToFileStem() : modeName);
                 point.name = name.str();
                 point.scheduleJson = result.schedule.ToJson(topology);
                 point.scheduleRounds = MemberRounds(topology, result.schedule);

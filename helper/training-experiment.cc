@@ -125,9 +125,7 @@ TrainingExperiment::ModeOutcome::GetFileStem() const
     {
         return CapabilityModeToString(mode);
     }
-    std::string tokens = capabilities->ToString();
-    std::replace(tokens.begin(), tokens.end(), ',', '+');
-    return "set-" + tokens;
+    return "set-" + capabilities->ToFileStem();
 }
 
 void

@@ -9,6 +9,7 @@
 #include "wan-input-error.h"
 #include "wan-topology.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -195,6 +196,14 @@ CapabilitySet::ToString() const
         }
     }
     return text.empty() ? "none" : text;
+}
+
+std::string
+CapabilitySet::ToFileStem() const
+{
+    std::string stem = ToString();
+    std::replace(stem.begin(), stem.end(), ',', '+');
+    return stem;
 }
 
 bool

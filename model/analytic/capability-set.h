@@ -100,6 +100,9 @@ class CapabilitySet
 
     /** @return the tokens in order, comma-separated, or `none` */
     std::string ToString() const;
+    /** @return the tokens in order joined by '+', or `none`: the set in a file name
+     *  (`multicast+aggregation`) */
+    std::string ToFileStem() const;
 
     /**
      * @param other a set
