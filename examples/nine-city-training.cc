@@ -199,11 +199,7 @@ Run(int argc, char** argv)
     }
     else if (setsText != "off")
     {
-        std::stringstream setList(setsText);
-        for (std::string set; std::getline(setList, set, '/');)
-        {
-            config.capabilitySets.push_back(CapabilitySet::Parse(set, PROGRAM, "--capabilitySets"));
-        }
+        config.capabilitySets = CapabilitySet::ParseList(setsText, PROGRAM, "--capabilitySets");
     }
     training.Parse(PROGRAM, config.training);
     // The optimizer takes the simulation's S: the same settings for both.

@@ -277,7 +277,7 @@ Run(int argc, char* argv[])
     if (!capabilitySetsText.empty())
     {
         config.capabilitySets =
-            ScheduleSweep::ParseCapabilitySets(capabilitySetsText, PROGRAM, "--capabilitySets");
+            CapabilitySet::ParseList(capabilitySetsText, PROGRAM, "--capabilitySets");
     }
     else if (!capabilitiesText.empty())
     {

@@ -150,20 +150,6 @@ class ScheduleSweep
     explicit ScheduleSweep(const Config& config);
 
     /**
-     * @brief Parse several capability sets, e.g. `none/multicast/multicast,aggregation`: sets
-     * separated by '/', each as CapabilitySet::Parse reads it.
-     * @param text the sets
-     * @param source where they came from (a file or `<command line>`), for the error
-     * @param field the option or JSON path, for the error
-     * @return the sets in the order given
-     * @throws WanInputError naming field on an empty list, a bad set (which one, and why), or
-     *         a set given twice (which two items)
-     */
-    static std::vector<CapabilitySet> ParseCapabilitySets(const std::string& text,
-                                                          const std::string& source,
-                                                          const std::string& field);
-
-    /**
      * @brief Check that along every subset relation among the set points of a grid point the
      * larger set's Xi is not larger than the smaller set's (within a relative 1e-9), as the
      * optimizer guarantees.

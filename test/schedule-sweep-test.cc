@@ -37,14 +37,14 @@ const std::string SRC = WAN_TRAINING_SOURCE_DIR;
 
 /**
  * @param text the sets
- * @return the message of the WanInputError that ParseCapabilitySets throws (empty: none)
+ * @return the message of the WanInputError that CapabilitySet::ParseList throws (empty: none)
  */
 std::string
 ParseError(const std::string& text)
 {
     try
     {
-        ScheduleSweep::ParseCapabilitySets(text, "wan-sweep", "--capabilitySets");
+        CapabilitySet::ParseList(text, "wan-sweep", "--capabilitySets");
     }
     catch (const WanInputError& error)
     {
@@ -112,7 +112,7 @@ class ScheduleSweepRun : public ::testing::Test
 
 TEST(ScheduleSweepSets, ParsesSetsSeparatedBySlashes)
 {
-    const std::vector<CapabilitySet> sets = ScheduleSweep::ParseCapabilitySets(
+    const std::vector<CapabilitySet> sets = CapabilitySet::ParseList(
         "none/multicast/aggregation/multicast,aggregation/multicast,aggregation,core",
         "wan-sweep",
         "--capabilitySets");
@@ -231,9 +231,8 @@ TEST_F(ScheduleSweepRun, TheTopologysSetWhenNoneIsGiven)
 TEST_F(ScheduleSweepRun, GivenSetsReplaceTheTopologysAndAreChecked)
 {
     // What-if sets the topology lacks; the modes stay rows of their own.
-    m_config.capabilitySets = ScheduleSweep::ParseCapabilitySets("none/aggregation/multicast",
-                                                                 "wan-sweep",
-                                                                 "--capabilitySets");
+    m_config.capabilitySets =
+        CapabilitySet::ParseList("none/aggregation/multicast", "wan-sweep", "--capabilitySets");
     m_config.modes = {CapabilityMode::UNICAST, CapabilityMode::BOTH};
     const ScheduleSweep::Result result = ScheduleSweep(m_config).Run(m_topology);
     ASSERT_EQ(result.points.size(), 5u);

@@ -72,6 +72,51 @@ CapabilitySet::Parse(const std::string& text, const std::string& source, const s
     return CapabilitySet(multicast, aggregation, core);
 }
 
+std::vector<CapabilitySet>
+CapabilitySet::ParseList(const std::string& text,
+                         const std::string& source,
+                         const std::string& field)
+{
+    // Every item between separators, empty ones too (they are reported).
+    std::vector<std::string> items;
+    std::size_t end = std::string::npos;
+    do
+    {
+        const std::size_t begin = end + 1; // 0 at first (npos + 1 wraps)
+        end = text.find('/', begin);
+        items.push_back(text.substr(begin, end == std::string::npos ? end : end - begin));
+    } while (end != std::string::npos);
+    std::vector<CapabilitySet> sets;
+    for (std::size_t k = 0; k < items.size(); ++k)
+    {
+        const std::string which = "set " + std::to_string(k + 1) + " of " +
+                                  std::to_string(items.size()) + " ('" + items[k] + "')";
+        if (items[k].empty())
+        {
+            throw WanInputError(source, field, which + " is empty (separate sets by '/')");
+        }
+        try
+        {
+            sets.push_back(Parse(items[k], source, field));
+        }
+        catch (const WanInputError& error)
+        {
+            throw WanInputError(source, field, which + ": " + error.GetReason());
+        }
+        for (std::size_t j = 0; j < k; ++j)
+        {
+            if (sets[j] == sets[k])
+            {
+                throw WanInputError(source,
+                                    field,
+                                    which + " repeats set " + std::to_string(j + 1) + " ('" +
+                                        items[j] + "'): both are " + sets[k].ToString());
+            }
+        }
+    }
+    return sets;
+}
+
 CapabilitySet
 CapabilitySet::Of(const WanTopology& topology)
 {

@@ -55,6 +55,19 @@ class CapabilitySet
                                const std::string& source,
                                const std::string& field);
     /**
+     * @brief Parse several sets, e.g. `none/multicast/multicast,aggregation`: sets separated
+     * by '/', each as Parse reads it.
+     * @param text the sets
+     * @param source where they came from (a file or a program), for the error
+     * @param field the option or JSON path, for the error
+     * @return the sets in the order given
+     * @throws WanInputError naming field on an empty list, a bad set (which one, and why), or
+     *         a set given twice (which two items)
+     */
+    static std::vector<CapabilitySet> ParseList(const std::string& text,
+                                                const std::string& source,
+                                                const std::string& field);
+    /**
      * @param topology a topology
      * @return its `capabilities` block as a set
      */
