@@ -19,7 +19,10 @@
  *     r even: {nyc chi lax} {lon ams fra} {prg tyo sin}
  *     r odd:  {nyc lon prg} {chi ams tyo} {lax fra sin}
  *
- *   --mode: how a clique exchanges (the capability modes of doc/schedule-model.rst)
+ *   how a clique exchanges (the capability modes of doc/schedule-model.rst): the algorithm a
+ *   schedule file gives it ({"members": [...], "algorithm": A}; cliques of one round may differ,
+ *   doc/wan-training.rst "Mixed rounds"), or --mode, forced on every clique (a schedule of plain
+ *   lists without --mode: unicast)
  *     unicast      a copy to each other member
  *     multicast    one copy to the clique's group (232.1.0.0/16); the routers replicate it
  *                  along the source tree (PimMulticastHelper); repairs by unicast
