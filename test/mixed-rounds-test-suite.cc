@@ -168,7 +168,8 @@ class MixedRoundRunTestCase : public TestCase
                 }
                 longest = std::max(longest, clique.predictedCommS);
             }
-            // MODEL.md's T_comm bounds every clique's own time.
+            // The round's T_comm (doc/schedule-model.rst, "Time of a mixed round") bounds every
+            // clique's own time.
             NS_TEST_EXPECT_MSG_GT_OR_EQ(round.predictedCommS * (1 + 1e-12),
                                         longest,
                                         "T_comm >= every clique's time");

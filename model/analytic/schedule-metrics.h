@@ -80,7 +80,7 @@ class ScheduleMetrics
         double chainLatencyS{0};            //!< ring: the sum of that chain's hop latencies
         /** Per clique, its own time under the round's loads n_l(r): a ring clique's T_ring, any
          *  other clique of two or more its Lat(C) + the busiest link its own streams use, 0 for
-         *  a clique of one. Not MODEL.md's T_comm (which is at least each of them): what a
+         *  a clique of one. Not the round's T_comm (which is at least each of them): what a
          *  clique of a mixed round takes by itself, e.g. to compare with its simulated time. */
         std::vector<double> cliqueCommS;
     };

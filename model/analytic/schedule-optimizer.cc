@@ -34,16 +34,6 @@ constexpr uint32_t CHEAPEST_PER_PROFILE = 3;
 /** Relative improvement that counts (below it two schedules tie). */
 constexpr double IMPROVEMENT = 1e-12;
 
-/**
- * @param mask a clique
- * @return its number of members
- */
-uint32_t
-Count(uint64_t mask)
-{
-    return static_cast<uint32_t>(__builtin_popcountll(mask));
-}
-
 } // namespace
 
 bool
@@ -60,24 +50,6 @@ ScheduleOptimizer::Better(const Scored& a, const Scored& b)
     return a.schedule < b.schedule;
 }
 
-bool
-ScheduleOptimizer::MaskClique::operator<(const MaskClique& other) const
-{
-    return members != other.members ? members < other.members : algorithm < other.algorithm;
-}
-
-bool
-ScheduleOptimizer::MaskClique::operator==(const MaskClique& other) const
-{
-    return members == other.members && algorithm == other.algorithm;
-}
-
-std::size_t
-ScheduleOptimizer::MaskCliqueHash::operator()(const MaskClique& clique) const
-{
-    return std::hash<Mask>()(clique.members * 8 + static_cast<Mask>(clique.algorithm));
-}
-
 ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
                                      const ScheduleMetrics::Settings& settings,
                                      std::vector<CapabilityMode> algorithms,
@@ -89,6 +61,8 @@ ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
       m_set(std::move(set)),
       m_options(options),
       m_n(topology.GetNCities()),
+      m_costs(m_metrics, m_algorithms),
+      m_neighbourhood(m_n, m_algorithms, m_costs, m_metrics.GetLinkLoadModel()),
       m_random(options.seed)
 {
     if (m_n < 2 || m_n > 64)
@@ -108,11 +82,6 @@ ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
                             "options",
                             "beamWidth, localSearchStarts and maxEvaluations must be >= 1");
     }
-    for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
-    {
-        m_capacityBps.push_back(topology.GetDirectedLinkCapacityGbps(d) * 1e9);
-    }
-    m_scratch.assign(m_capacityBps.size(), 0.0);
 }
 
 ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
@@ -151,154 +120,6 @@ ScheduleOptimizer::ScheduleOptimizer(const WanTopology& topology,
     NS_LOG_FUNCTION(this << topology.GetName() << set.ToString());
 }
 
-const ScheduleOptimizer::CliqueCost&
-ScheduleOptimizer::GetCliqueCost(const MaskClique& clique)
-{
-    auto it = m_cliques.find(clique);
-    if (it != m_cliques.end())
-    {
-        return it->second;
-    }
-    CliqueCost cost{0, {}, {}, true};
-    if (Count(clique.members) >= 2)
-    {
-        const CliqueSchedule::Clique members = ToRound({clique}).front();
-        const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
-        if (clique.algorithm == CapabilityMode::RING)
-        {
-            cost.ring = m_metrics.GetRingHops(members);
-        }
-        else
-        {
-            cost.latencyS = links.GetCliqueLatencyMs(members, clique.algorithm) / 1000.0;
-        }
-        cost.runs = clique.algorithm != CapabilityMode::TREE ||
-                    links.FindRouterWithoutFpga(members) == LinkLoadModel::NO_CITY;
-        std::vector<double> loads = links.GetCliqueLoads(members, clique.algorithm);
-        const double bits = 8.0 * m_metrics.GetSettings().modelBytes;
-        for (uint32_t d = 0; d < loads.size(); ++d)
-        {
-            if (loads[d] > 0)
-            {
-                cost.links.emplace_back(d, bits * loads[d] / m_capacityBps[d]);
-            }
-        }
-    }
-    return m_cliques.emplace(clique, std::move(cost)).first->second;
-}
-
-bool
-ScheduleOptimizer::CanRun(const MaskClique& clique)
-{
-    return clique.algorithm != CapabilityMode::TREE || GetCliqueCost(clique).runs;
-}
-
-CapabilityMode
-ScheduleOptimizer::GetBestAlgorithm(Mask members)
-{
-    if (!m_set)
-    {
-        return m_algorithms.front();
-    }
-    auto it = m_best.find(members);
-    if (it != m_best.end())
-    {
-        return it->second;
-    }
-    std::optional<std::pair<double, CapabilityMode>> best;
-    for (CapabilityMode algorithm : m_algorithms)
-    {
-        const MaskClique clique{members, algorithm};
-        if (CanRun(clique))
-        {
-            const double commS = ComputeCommS({clique});
-            if (!best || commS < best->first)
-            {
-                best.emplace(commS, algorithm);
-            }
-        }
-    }
-    // Unicast is in every set and every clique can run it.
-    return m_best.emplace(members, best->second).first->second;
-}
-
-void
-ScheduleOptimizer::Fit(MaskRound& round)
-{
-    for (MaskClique& clique : round)
-    {
-        if (Count(clique.members) >= 2 && !CanRun(clique))
-        {
-            clique.algorithm = GetBestAlgorithm(clique.members);
-        }
-    }
-    Canonical(round);
-}
-
-double
-ScheduleOptimizer::GetCommS(const MaskRound& round)
-{
-    auto it = m_rounds.find(round);
-    if (it != m_rounds.end())
-    {
-        return it->second;
-    }
-    double commS = ComputeCommS(round);
-    m_rounds.emplace(round, commS);
-    return commS;
-}
-
-double
-ScheduleOptimizer::ComputeCommS(const MaskRound& round)
-{
-    // The round's per-link seconds, every clique's streams by its own algorithm.
-    std::vector<uint32_t> touched;
-    for (const MaskClique& clique : round)
-    {
-        for (const auto& [d, seconds] : GetCliqueCost(clique).links)
-        {
-            if (m_scratch[d] == 0)
-            {
-                touched.push_back(d);
-            }
-            m_scratch[d] += seconds;
-        }
-    }
-    // A: the largest Lat(C) of the non-ring cliques plus the busiest link their streams use;
-    // then the largest T_ring, every ring under the round's per-link seconds.
-    bool star = false;
-    double latencyS = 0;
-    double bottleneckS = 0;
-    for (const MaskClique& clique : round)
-    {
-        if (clique.algorithm != CapabilityMode::RING && Count(clique.members) >= 2)
-        {
-            const CliqueCost& cost = GetCliqueCost(clique);
-            star = true;
-            latencyS = std::max(latencyS, cost.latencyS);
-            for (const auto& link : cost.links)
-            {
-                bottleneckS = std::max(bottleneckS, m_scratch[link.first]);
-            }
-        }
-    }
-    double commS = star ? latencyS + bottleneckS : 0.0;
-    for (const MaskClique& clique : round)
-    {
-        if (clique.algorithm == CapabilityMode::RING)
-        {
-            commS =
-                std::max(commS,
-                         ScheduleMetrics::GetRingTime(GetCliqueCost(clique).ring, m_scratch).timeS);
-        }
-    }
-    for (uint32_t d : touched)
-    {
-        m_scratch[d] = 0;
-    }
-    return commS;
-}
-
 double
 ScheduleOptimizer::Score(const MaskSchedule& schedule)
 {
@@ -314,7 +135,7 @@ ScheduleOptimizer::Score(const MaskSchedule& schedule)
     std::vector<double> commTimes;
     for (const MaskRound& round : schedule)
     {
-        commTimes.push_back(GetCommS(round));
+        commTimes.push_back(m_costs.GetCommS(round));
     }
     std::vector<CliqueSchedule::Round> rounds;
     for (const MaskRound& round : schedule)
@@ -339,17 +160,7 @@ ScheduleOptimizer::Exhausted() const
     return m_evaluations >= m_options.maxEvaluations;
 }
 
-void
-ScheduleOptimizer::Canonical(MaskRound& round)
-{
-    round.erase(std::remove_if(round.begin(),
-                               round.end(),
-                               [](const MaskClique& c) { return Count(c.members) < 2; }),
-                round.end());
-    std::sort(round.begin(), round.end());
-}
-
-ScheduleOptimizer::MaskRound
+MaskRound
 ScheduleOptimizer::ToMaskRound(const CliqueSchedule::Round& groups,
                                const CliqueSchedule::RoundAlgorithms& algorithms) const
 {
@@ -367,11 +178,11 @@ ScheduleOptimizer::ToMaskRound(const CliqueSchedule::Round& groups,
         }
         round.push_back(clique);
     }
-    Canonical(round);
+    RoundCostCache::Canonical(round);
     return round;
 }
 
-ScheduleOptimizer::MaskSchedule
+MaskSchedule
 ScheduleOptimizer::ToMasks(const CliqueSchedule& schedule) const
 {
     // A forced mode overrides the cliques' algorithms, as --mode does.
@@ -435,7 +246,7 @@ CliqueSchedule::Round
 ScheduleOptimizer::ImproveBySwaps(CliqueSchedule::Round groups,
                                   const std::vector<uint32_t>& sameGroup)
 {
-    double best = GetCommS(ToMaskRound(groups));
+    double best = m_costs.GetCommS(ToMaskRound(groups));
     bool improved = true;
     while (improved)
     {
@@ -454,7 +265,7 @@ ScheduleOptimizer::ImproveBySwaps(CliqueSchedule::Round groups,
                             continue;
                         }
                         std::swap(groups[g][a], groups[h][b]);
-                        double cost = GetCommS(ToMaskRound(groups));
+                        double cost = m_costs.GetCommS(ToMaskRound(groups));
                         if (cost < best * (1 - IMPROVEMENT))
                         {
                             best = cost;
@@ -516,10 +327,10 @@ ScheduleOptimizer::BuildPool()
                     ++profile[label[i]];
                 }
                 std::sort(profile.rbegin(), profile.rend());
-                Canonical(round);
+                RoundCostCache::Canonical(round);
                 // T_comm without the cache: most partitions are looked at only here.
                 auto& kept = cheapest[profile];
-                kept.emplace_back(ComputeCommS(round), round);
+                kept.emplace_back(m_costs.ComputeCommS(round), round);
                 std::sort(kept.begin(), kept.end());
                 if (kept.size() > CHEAPEST_PER_PROFILE)
                 {
@@ -662,7 +473,7 @@ ScheduleOptimizer::Seeds()
         uint32_t covered = 0;
         for (Mask p : parts)
         {
-            covered += Count(p);
+            covered += CountIslands(p);
         }
         return static_cast<uint32_t>(parts.size()) + (m_n - covered);
     };
@@ -687,7 +498,7 @@ ScheduleOptimizer::Seeds()
                     double periodS = 0;
                     for (const MaskRound& r : s)
                     {
-                        periodS += m_metrics.GetRoundTime(GetCommS(r));
+                        periodS += m_metrics.GetRoundTime(m_costs.GetCommS(r));
                     }
                     open.push_back({{parts, periodS}, s});
                 }
@@ -710,184 +521,6 @@ ScheduleOptimizer::Seeds()
     return seeds;
 }
 
-std::vector<ScheduleOptimizer::MaskSchedule>
-ScheduleOptimizer::Neighbours(const MaskSchedule& schedule, bool polish)
-{
-    std::vector<MaskSchedule> out;
-    const uint32_t p = schedule.size();
-    auto with = [&](uint32_t r, MaskRound round) {
-        Fit(round);
-        MaskSchedule s(schedule);
-        s[r] = round;
-        out.push_back(s);
-    };
-    for (uint32_t r = 0; r < p; ++r)
-    {
-        // The round's groups, idle islands as groups of one.
-        MaskRound groups(schedule[r]);
-        Mask covered = 0;
-        for (const MaskClique& c : groups)
-        {
-            covered |= c.members;
-        }
-        for (uint32_t i = 0; i < m_n; ++i)
-        {
-            if (!(covered & (Mask{1} << i)))
-            {
-                groups.push_back({Mask{1} << i, m_algorithms.front()});
-            }
-        }
-        const uint32_t g = groups.size();
-        for (uint32_t a = 0; a < g; ++a)
-        {
-            const uint32_t size = Count(groups[a].members);
-            for (uint32_t i = 0; i < m_n; ++i)
-            {
-                Mask bit = Mask{1} << i;
-                if (!(groups[a].members & bit))
-                {
-                    continue;
-                }
-                // Move island i out of group a, alone or into group b.
-                if (size > 1)
-                {
-                    MaskRound round(groups);
-                    round[a].members &= ~bit;
-                    round.push_back({bit, m_algorithms.front()});
-                    with(r, round);
-                }
-                for (uint32_t b = 0; b < g; ++b)
-                {
-                    const uint32_t other = Count(groups[b].members);
-                    if (b == a || (size == 1 && other == 1 && b < a))
-                    {
-                        continue;
-                    }
-                    MaskRound round(groups);
-                    round[a].members &= ~bit;
-                    round[b].members |= bit;
-                    if (other == 1)
-                    {
-                        // A new clique takes the algorithm of the clique its island left.
-                        round[b].algorithm =
-                            size > 1 ? groups[a].algorithm : GetBestAlgorithm(round[b].members);
-                    }
-                    with(r, round);
-                    // Swap island i with every island j of group b (each pair once).
-                    if (size == 1 && other == 1)
-                    {
-                        continue;
-                    }
-                    for (uint32_t j = 0; j < m_n && a < b; ++j)
-                    {
-                        Mask bitJ = Mask{1} << j;
-                        if (groups[b].members & bitJ)
-                        {
-                            MaskRound swapped(groups);
-                            swapped[a].members = (swapped[a].members & ~bit) | bitJ;
-                            swapped[b].members = (swapped[b].members & ~bitJ) | bit;
-                            with(r, swapped);
-                        }
-                    }
-                }
-            }
-        }
-        // Change one clique's algorithm (a forced mode has no other).
-        for (uint32_t c = 0; c < schedule[r].size(); ++c)
-        {
-            for (CapabilityMode algorithm : m_algorithms)
-            {
-                const MaskClique changed{schedule[r][c].members, algorithm};
-                if (algorithm != schedule[r][c].algorithm && CanRun(changed))
-                {
-                    MaskRound round(schedule[r]);
-                    round[c] = changed;
-                    with(r, round);
-                }
-            }
-        }
-        if (polish)
-        {
-            continue;
-        }
-        // Merge two cliques (under either's algorithm); split one in two around its farthest
-        // pair.
-        for (uint32_t a = 0; a < schedule[r].size(); ++a)
-        {
-            for (uint32_t b = a + 1; b < schedule[r].size(); ++b)
-            {
-                std::vector<CapabilityMode> kept{schedule[r][a].algorithm};
-                if (schedule[r][b].algorithm != kept.front())
-                {
-                    kept.push_back(schedule[r][b].algorithm);
-                }
-                for (CapabilityMode algorithm : kept)
-                {
-                    MaskRound round(schedule[r]);
-                    round[a] = {round[a].members | round[b].members, algorithm};
-                    round.erase(round.begin() + b);
-                    with(r, round);
-                }
-            }
-            std::vector<uint32_t> members = ToRound({schedule[r][a]}).front();
-            if (members.size() >= 3)
-            {
-                const LinkLoadModel& links = m_metrics.GetLinkLoadModel();
-                auto distance = [&links](uint32_t x, uint32_t y) {
-                    return std::max(links.GetRouteLatencyMs(x, y), links.GetRouteLatencyMs(y, x));
-                };
-                uint32_t s = members[0];
-                uint32_t t = members[1];
-                for (uint32_t x : members)
-                {
-                    for (uint32_t y : members)
-                    {
-                        if (distance(x, y) > distance(s, t))
-                        {
-                            s = x;
-                            t = y;
-                        }
-                    }
-                }
-                Mask first = 0;
-                Mask second = 0;
-                for (uint32_t x : members)
-                {
-                    (distance(x, s) <= distance(x, t) ? first : second) |= Mask{1} << x;
-                }
-                MaskRound round(schedule[r]);
-                round[a].members = first;
-                round.push_back({second, round[a].algorithm});
-                with(r, round);
-            }
-        }
-        // Replace or drop the round.
-        for (const MaskRound& pooled : m_pool)
-        {
-            with(r, pooled);
-        }
-        if (p > 1)
-        {
-            MaskSchedule s(schedule);
-            s.erase(s.begin() + r);
-            out.push_back(s);
-        }
-    }
-    if (!polish && p < m_options.maxPeriod)
-    {
-        for (uint32_t r = 0; r <= p; ++r)
-        {
-            for (const MaskRound& pooled : m_pool)
-            {
-                MaskSchedule s(schedule);
-                s.insert(s.begin() + r, pooled);
-                out.push_back(s);
-            }
-        }
-    }
-    return out;
-}
-
 ScheduleOptimizer::Scored
 ScheduleOptimizer::LocalSearch(Scored current, bool polish)
 {
@@ -895,7 +528,8 @@ ScheduleOptimizer::LocalSearch(Scored current, bool polish)
     while (improved && !Exhausted())
     {
         improved = false;
-        std::vector<MaskSchedule> neighbours = Neighbours(current.schedule, polish);
+        std::vector<MaskSchedule> neighbours =
+            m_neighbourhood.Get(current.schedule, polish, m_pool, m_options.maxPeriod);
         if (!polish)
         {
             std::shuffle(neighbours.begin(), neighbours.end(), m_random);
@@ -911,7 +545,7 @@ ScheduleOptimizer::LocalSearch(Scored current, bool polish)
             std::vector<double> times;
             for (const MaskRound& round : s)
             {
-                times.push_back(m_metrics.GetRoundTime(GetCommS(round)));
+                times.push_back(m_metrics.GetRoundTime(m_costs.GetCommS(round)));
             }
             if (ScheduleMetrics::GetXiLowerBound(m_n, times) >= best.xiS)
             {
@@ -1064,7 +698,7 @@ ScheduleOptimizer::SearchSet(Searches& done)
     {
         pool.insert(done.pools[mode].begin(), done.pools[mode].end());
     }
-    const MaskSchedule all{{{AllIslands(), GetBestAlgorithm(AllIslands())}}};
+    const MaskSchedule all{{{AllIslands(), m_costs.GetBestAlgorithm(AllIslands())}}};
     std::vector<Scored> seeds{{all, Score(all)}};
     for (const Result& candidate : candidates)
     {
@@ -1162,7 +796,7 @@ ScheduleOptimizer::GetBaselines()
             {
                 for (const MaskClique& clique : round)
                 {
-                    runs = runs && CanRun(clique);
+                    runs = runs && m_costs.CanRun(clique);
                 }
             }
             if (runs)

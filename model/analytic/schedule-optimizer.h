@@ -10,7 +10,9 @@
 #include "capability-set.h"
 #include "clique-schedule.h"
 #include "link-load-model.h"
+#include "round-cost-cache.h"
 #include "schedule-metrics.h"
+#include "schedule-neighbourhood.h"
 #include "wan-topology.h"
 
 #include <cstdint>
@@ -132,6 +134,11 @@ class ScheduleOptimizer
                       const CapabilitySet& set,
                       const Options& options);
 
+    /** The cost cache and the moves refer to the optimizer's own evaluator: no copies. */
+    ScheduleOptimizer(const ScheduleOptimizer&) = delete;
+    /** @return nothing: no assignment either */
+    ScheduleOptimizer& operator=(const ScheduleOptimizer&) = delete;
+
     /**
      * @brief Run the search.
      *
@@ -184,50 +191,7 @@ class ScheduleOptimizer
 
   private:
     /** A clique as a bit mask of islands. */
-    using Mask = uint64_t;
-
-    /** A clique of the search: its islands and its exchange algorithm. */
-    struct MaskClique
-    {
-        Mask members;             //!< the islands
-        CapabilityMode algorithm; //!< its algorithm (meaningless for fewer than two members)
-
-        /**
-         * @param other another clique
-         * @return whether this one sorts first: by members, then algorithm
-         */
-        bool operator<(const MaskClique& other) const;
-        /**
-         * @param other another clique
-         * @return whether both have the same members and algorithm
-         */
-        bool operator==(const MaskClique& other) const;
-    };
-
-    /** The hash of a MaskClique, for the clique cost cache. */
-    struct MaskCliqueHash
-    {
-        /**
-         * @param clique a clique
-         * @return its hash
-         */
-        std::size_t operator()(const MaskClique& clique) const;
-    };
-
-    /** A round: its cliques of two or more islands, sorted. */
-    using MaskRound = std::vector<MaskClique>;
-    /** A schedule of mask rounds. */
-    using MaskSchedule = std::vector<MaskRound>;
-
-    /** The cost of one clique under its algorithm, cached. */
-    struct CliqueCost
-    {
-        double latencyS;                                //!< Lat(C) (0 for a ring)
-        std::vector<std::pair<uint32_t, double>> links; //!< seconds per loaded directed link
-        ScheduleMetrics::RingHops ring;                 //!< a ring's hops (empty otherwise)
-        bool runs;                                      //!< false for a tree across a router
-                                                        //!< without an FPGA
-    };
+    using Mask = IslandMask;
 
     /** A scored schedule. */
     struct Scored
@@ -262,46 +226,10 @@ class ScheduleOptimizer
                       const Options& options);
 
     /**
-     * @param clique a clique
-     * @return its cached cost
-     */
-    const CliqueCost& GetCliqueCost(const MaskClique& clique);
-    /**
-     * @param clique a clique
-     * @return whether it can use its algorithm (tree: only a tree clique)
-     */
-    bool CanRun(const MaskClique& clique);
-    /**
-     * @param members a clique's islands (two or more)
-     * @return the algorithm it can use with the smallest T_comm alone (ties: the first in
-     *         GetAllCapabilityModes order); a forced mode's optimizer returns its mode
-     */
-    CapabilityMode GetBestAlgorithm(Mask members);
-    /**
-     * @param round a round, made canonical in place: a clique that cannot run its algorithm
-     *        takes GetBestAlgorithm, then Canonical
-     */
-    void Fit(MaskRound& round);
-    /**
-     * @param round a round
-     * @return its T_comm, cached
-     */
-    double GetCommS(const MaskRound& round);
-    /**
-     * @param round a round
-     * @return its T_comm as ScheduleMetrics::GetRoundCost defines it for a mixed round, from
-     * the cached clique costs (the round itself is not cached)
-     */
-    double ComputeCommS(const MaskRound& round);
-    /**
      * @param schedule a schedule
      * @return its Xi, cached; counts an evaluation when it is new
      */
     double Score(const MaskSchedule& schedule);
-    /**
-     * @param round a round, made canonical in place (singletons dropped, cliques sorted)
-     */
-    static void Canonical(MaskRound& round);
     /**
      * @param groups cliques as member lists (singletons allowed)
      * @param algorithms their algorithms (empty, or none for a clique: the first algorithm
@@ -369,12 +297,6 @@ class ScheduleOptimizer
      */
     Scored LocalSearch(Scored schedule, bool polish);
     /**
-     * @param schedule a schedule
-     * @param polish whether to list only moves, swaps and algorithm changes
-     * @return its neighbours
-     */
-    std::vector<MaskSchedule> Neighbours(const MaskSchedule& schedule, bool polish);
-    /**
      * @param a a scored schedule
      * @param b another
      * @return whether a ranks first: smaller Xi, then shorter period, then clique order
@@ -391,15 +313,12 @@ class ScheduleOptimizer
     std::optional<CapabilitySet> m_set;       //!< the capability set (none: a forced mode)
     Options m_options;                        //!< the options
     uint32_t m_n;                             //!< number of islands
-    std::vector<double> m_capacityBps;        //!< per directed link
+    RoundCostCache m_costs;                   //!< clique and round costs
+    ScheduleNeighbourhood m_neighbourhood;    //!< the local search's moves
     std::mt19937_64 m_random;                 //!< every random choice
-    std::unordered_map<MaskClique, CliqueCost, MaskCliqueHash> m_cliques; //!< clique costs
-    std::unordered_map<Mask, CapabilityMode> m_best; //!< GetBestAlgorithm cache
-    std::map<MaskRound, double> m_rounds;            //!< T_comm cache
-    std::map<MaskSchedule, double> m_scores;         //!< Xi cache
-    std::vector<MaskRound> m_pool;                   //!< the round pool
-    std::vector<double> m_scratch;                   //!< per-link seconds of a round
-    uint64_t m_evaluations{0};                       //!< Xi evaluations so far
+    std::map<MaskSchedule, double> m_scores;  //!< Xi cache
+    std::vector<MaskRound> m_pool;            //!< the round pool
+    uint64_t m_evaluations{0};                //!< Xi evaluations so far
 };
 
 } // namespace ns3
