@@ -191,7 +191,8 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
     std::optional<CapabilityMode> aggregated;
     for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
     {
-        const std::optional<CapabilityMode> algorithm = app->GetAlgorithm(r);
+        const std::optional<CapabilityMode> algorithm =
+            m_schedule->GetAlgorithmOf(r, city, app->GetMode());
         if (algorithm && UsesMulticast(*algorithm))
         {
             multicast = algorithm;
@@ -211,7 +212,8 @@ TrainingHelper::InstallPriv(Ptr<Node> node) const
                                "pim.InstallSchedule(schedule)");
         for (uint32_t r = 0; r < m_schedule->GetNRounds(); ++r)
         {
-            const std::optional<CapabilityMode> algorithm = app->GetAlgorithm(r);
+            const std::optional<CapabilityMode> algorithm =
+                m_schedule->GetAlgorithmOf(r, city, app->GetMode());
             // Every member of a multicast or both clique sends to a group (in a tree only the
             // root, which the island's plan checks).
             NS_ABORT_MSG_IF(algorithm && UsesMulticast(*algorithm) &&

@@ -411,7 +411,9 @@ TrainingResultsWriter::GetAlgorithm(uint32_t r, uint32_t c) const
     {
         return std::nullopt;
     }
-    return m_recorder.GetApplication(clique.front())->GetAlgorithm(sr);
+    return schedule.GetAlgorithmOf(sr,
+                                   clique.front(),
+                                   m_recorder.GetApplication(clique.front())->GetMode());
 }
 
 json

@@ -350,6 +350,19 @@ CliqueSchedule::GetRoundAlgorithms(uint32_t r) const
     return algorithms;
 }
 
+std::optional<CapabilityMode>
+CliqueSchedule::GetAlgorithmOf(uint32_t r,
+                               uint32_t island,
+                               std::optional<CapabilityMode> forced) const
+{
+    const uint32_t c = GetCliqueOf(r, island);
+    if (c == IDLE || m_rounds[r][c].size() < 2)
+    {
+        return std::nullopt;
+    }
+    return forced ? forced : m_algorithms[r][c];
+}
+
 bool
 CliqueSchedule::UsesAlgorithm(const std::function<bool(CapabilityMode)>& test) const
 {

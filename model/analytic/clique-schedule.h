@@ -136,6 +136,16 @@ class CliqueSchedule
      */
     std::vector<CapabilityMode> GetRoundAlgorithms(uint32_t r) const;
     /**
+     * @param r a round index
+     * @param island an island index
+     * @param forced the mode forced on every clique (none: the schedule's own algorithms)
+     * @return the algorithm of the island's clique in round r (forced, else the clique's),
+     *         none when the island idles or its clique has no algorithm
+     */
+    std::optional<CapabilityMode> GetAlgorithmOf(uint32_t r,
+                                                 uint32_t island,
+                                                 std::optional<CapabilityMode> forced) const;
+    /**
      * @param test a property of an algorithm, e.g. UsesMulticast
      * @return whether some clique of two or more members carries an algorithm that has it
      */

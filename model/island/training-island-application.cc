@@ -347,19 +347,6 @@ TrainingIslandApplication::GetMode() const
     return m_mode;
 }
 
-std::optional<CapabilityMode>
-TrainingIslandApplication::GetAlgorithm(uint32_t scheduleRound) const
-{
-    NS_ABORT_MSG_IF(!m_schedule,
-                    "TrainingIslandApplication: SetScenario() was not called (use TrainingHelper)");
-    const uint32_t clique = m_schedule->GetCliqueOf(scheduleRound, m_island);
-    if (clique == CliqueSchedule::IDLE || m_schedule->GetRound(scheduleRound)[clique].size() < 2)
-    {
-        return std::nullopt;
-    }
-    return m_mode ? m_mode : m_schedule->GetAlgorithm(scheduleRound, clique);
-}
-
 void
 TrainingIslandApplication::SetModeValue(int mode)
 {

@@ -135,12 +135,7 @@ class TrainingIslandApplication : public Application
     /** @return the mode forced on every clique (Mode), none when each clique uses the
      *  algorithm the schedule gives it */
     std::optional<CapabilityMode> GetMode() const;
-    /**
-     * @param scheduleRound a schedule round (< the schedule's period)
-     * @return the algorithm of the island's clique in it (the forced Mode, else the
-     *         schedule's), none when the island idles or the clique has no algorithm
-     */
-    std::optional<CapabilityMode> GetAlgorithm(uint32_t scheduleRound) const;
+
     /** @return the Format attribute: how the values travel on the wire */
     PayloadFormat GetFormat() const;
     /**
