@@ -371,18 +371,18 @@ ScheduleSweep::Optimize(const WanTopology& topology) const
                               .Optimize();
                 const ScheduleMetrics::Evaluation& e = result.evaluation;
                 // A set's all-reduce in the same mode: the best of the algorithms it allows
-                // that every island can run (the optimizer's all-reduce baselines).
+                // that the all-island clique can run.
                 double allReduce = INFINITY;
                 std::string allReduceAlgorithm;
                 for (CapabilityMode mode :
                      set ? set->GetAlgorithms() : std::vector<CapabilityMode>{point.mode})
                 {
                     const std::string name = CapabilityModeToString(mode);
-                    bool runs = !set;
-                    for (const ScheduleOptimizer::Candidate& baseline : result.baselines)
-                    {
-                        runs = runs || baseline.name == "all-reduce, " + name;
-                    }
+                    // Tree only where the all-island clique is a tree clique.
+                    const bool runs =
+                        !set || mode != CapabilityMode::TREE ||
+                        metrics.GetLinkLoadModel().FindRouterWithoutFpga(
+                            CliqueSchedule::AllReduce(n).GetRound(0)[0]) == LinkLoadModel::NO_CITY;
                     const double xi =
                         runs ? metrics.Evaluate(CliqueSchedule::AllReduce(n), mode).xiS : INFINITY;
                     if (xi < allReduce)
