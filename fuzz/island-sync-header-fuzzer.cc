@@ -187,7 +187,9 @@ CheckReadFromPacket(const std::vector<uint8_t>& bytes,
         FuzzCheck(offset == 0 || offset + any.GetSerializedSize() <= bytes.size(),
                   "ReadFromPacket read beyond the packet");
         IslandSyncHeader::Type type = IslandSyncHeader::DONE;
-        const uint32_t peeked = IslandSyncHeader::PeekTypeInPacket(raw, framing, PORT, type);
+        PayloadFormat format = PayloadFormat::FP32;
+        const uint32_t peeked =
+            IslandSyncHeader::PeekTypeInPacket(raw, framing, PORT, type, format);
         FuzzCheck(peeked == 0 || peeked + IslandSyncHeader::FIXED_SIZE <= bytes.size(),
                   "PeekTypeInPacket read beyond the packet");
     }
@@ -214,12 +216,15 @@ CheckReadFromPacket(const std::vector<uint8_t>& bytes,
         // PeekTypeInPacket finds the same header and type, and checks less: it may also find
         // one that Deserialize refuses, never at another offset.
         IslandSyncHeader::Type type = IslandSyncHeader::DONE;
+        PayloadFormat format = PayloadFormat::FP32;
         const uint32_t peeked = IslandSyncHeader::PeekTypeInPacket(
             Datagram(bytes, ppp),
             ppp ? IslandSyncHeader::PPP_FRAME : IslandSyncHeader::IPV4_DATAGRAM,
             PORT,
-            type);
-        FuzzCheck(read == 0 || (peeked == expected && type == header.GetType()),
+            type,
+            format);
+        FuzzCheck(read == 0 || (peeked == expected && type == header.GetType() &&
+                                format == header.GetFormat()),
                   "PeekTypeInPacket and Deserialize disagree on a valid header");
         FuzzCheck(peeked == 0 || peeked == (ppp ? 2 : 0) + 28,
                   "PeekTypeInPacket returned " + std::to_string(peeked));

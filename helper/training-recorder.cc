@@ -10,6 +10,7 @@
 #include "training-island-application.h"
 #include "wan-fault-error-model.h"
 #include "wan-topology-helper.h"
+#include "wire-frames.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -283,17 +284,29 @@ TrainingRecorder::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
     counters.bytes += packet->GetSize();
     // Called for every packet on every link: only the type is read, without a packet copy.
     IslandSyncHeader::Type type = IslandSyncHeader::DONE;
-    uint32_t offset =
-        IslandSyncHeader::PeekTypeInPacket(packet, IslandSyncHeader::PPP_FRAME, m_port, type);
+    PayloadFormat format = PayloadFormat::FP32;
+    uint32_t offset = IslandSyncHeader::PeekTypeInPacket(packet,
+                                                         IslandSyncHeader::PPP_FRAME,
+                                                         m_port,
+                                                         type,
+                                                         format);
     if (offset == 0)
     {
+        ++counters.wireFrames;
         return;
     }
     if (type == IslandSyncHeader::DATA || type == IslandSyncHeader::AGGREGATE)
     {
-        counters.modelBytes += packet->GetSize() - offset - IslandSyncHeader::FIXED_SIZE;
+        // Coarse frames: the bytes after the payload are the headers of the other wire frames.
+        const uint32_t after = packet->GetSize() - offset - IslandSyncHeader::FIXED_SIZE;
+        const uint32_t frames =
+            WireFrames::GetFramesOfMessage(after, WireFrames::GetCapacity(m_topology, format));
+        counters.modelBytes += after - WireFrames::GetExtraHeaderBytes(frames);
+        counters.wireFrames += frames;
         ++(type == IslandSyncHeader::DATA ? counters.dataPackets : counters.aggregatePackets);
+        return;
     }
+    ++counters.wireFrames;
 }
 
 void

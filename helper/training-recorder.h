@@ -57,8 +57,9 @@ class TrainingRecorder
     struct LinkCounters
     {
         uint64_t packets{0};          //!< packets transmitted
+        uint64_t wireFrames{0};       //!< frames of the wire MTU they stand for (coarse frames)
         uint64_t bytes{0};            //!< bytes on the wire (PPP header included)
-        uint64_t modelBytes{0};       //!< model payload bytes of chunk packets
+        uint64_t modelBytes{0};       //!< model payload bytes of chunk packets (no frame headers)
         uint64_t dataPackets{0};      //!< DATA packets (contributions, repairs)
         uint64_t aggregatePackets{0}; //!< AGGREGATE packets
         uint64_t errorDrops{0};       //!< packets lost to random loss (receive error model)

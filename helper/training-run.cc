@@ -31,6 +31,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -71,11 +72,18 @@ Gbps(const DataRate& rate)
 
 } // namespace
 
+WanTopology
+TrainingRun::GetSimulatedTopology(const WanTopology& topology, const Config& config)
+{
+    return config.frameBytes ? topology.WithFrameBytes(*config.frameBytes) : topology;
+}
+
 void
-TrainingRun::Validate(const WanTopology& topology,
+TrainingRun::Validate(const WanTopology& given,
                       const CliqueSchedule& schedule,
                       const Config& config)
 {
+    const WanTopology topology = GetSimulatedTopology(given, config);
     const uint32_t n = topology.GetNCities();
     if (n > IslandSyncHeader::MAX_ISLANDS)
     {
@@ -171,13 +179,13 @@ TrainingRun::Validate(const WanTopology& topology,
 TrainingRun::TrainingRun(const WanTopology& topology,
                          const CliqueSchedule& schedule,
                          const Config& config)
-    : m_topology(topology),
+    : m_topology(GetSimulatedTopology(topology, config)),
       m_schedule(schedule),
       m_config(config),
       m_faultLog(&std::cerr)
 {
     NS_LOG_FUNCTION(this << topology.GetName() << GetModeName());
-    Validate(m_topology, schedule, m_config);
+    Validate(topology, schedule, m_config);
     m_schedule = Resolve(schedule, m_config);
 }
 
@@ -364,6 +372,7 @@ TrainingRun::Build()
         // One capture per directed link on its transmitting device, hooked as
         // PointToPointHelper::EnablePcap does (PromiscSniffer), cut to pcapSnaplen bytes.
         PcapHelper pcap;
+        WriteCaptureInfo();
         for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
         {
             std::string file = (std::filesystem::path(m_config.pcapDir) /
@@ -376,6 +385,22 @@ TrainingRun::Build()
                 "PromiscSniffer",
                 wrapper);
         }
+    }
+}
+
+void
+TrainingRun::WriteCaptureInfo() const
+{
+    const std::string file = (std::filesystem::path(m_config.pcapDir) / CAPTURE_INFO_FILE).string();
+    std::ofstream out(file);
+    out << nlohmann::json{{"topology_name", m_topology.GetName()},
+                          {"mtu_bytes", m_topology.GetDefaultMtuBytes()},
+                          {"frame_bytes", m_topology.GetFrameBytes()}}
+               .dump(2)
+        << "\n";
+    if (!out)
+    {
+        throw WanConfigError("pcapDir", "cannot write '" + file + "'");
     }
 }
 
@@ -619,6 +644,8 @@ TrainingRun::GetConfigJson() const
         {"format", PayloadFormatToString(m_config.format)},
         {"model_bytes", m_config.modelBytes},
         {"chunk_bytes", m_config.chunkBytes},
+        {"mtu_bytes", m_topology.GetDefaultMtuBytes()},
+        {"frame_bytes", m_topology.GetFrameBytes()},
         {"parameter_count", m_config.parameterCount},
         {"rounds", m_config.rounds},
         {"local_steps", m_config.localSteps},

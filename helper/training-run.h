@@ -96,7 +96,10 @@ class TrainingRun
         uint32_t rounds{1};                        //!< rounds to run (>= 1)
         PayloadFormat format{PayloadFormat::FP32}; //!< Format of the values on the wire
         uint64_t modelBytes{100000000};            //!< ModelBytes, S (an encoding in format)
-        uint32_t chunkBytes{0};            //!< ChunkBytes (0: fill the path MTU; else whole values)
+        uint32_t chunkBytes{0}; //!< ChunkBytes (0: fill the path MTU; else whole values)
+        /** The simulation frame's IP bytes (WanTopology::GetFrameBytes): 0 exact frames, more
+         *  coarse frames; none: the topology's `defaults.frame_bytes` */
+        std::optional<uint32_t> frameBytes;
         uint32_t parameterCount{1024};     //!< ParameterCount, real values
         uint32_t localSteps{10};           //!< LocalSteps per round
         bool overlap{false};               //!< Overlap: compute overlaps the exchange (streaming)
@@ -118,6 +121,17 @@ class TrainingRun
         uint32_t maxRepairAttempts{50};      //!< MaxRepairAttempts of the islands (>= 1)
         FaultPlan faults;                    //!< faults to inject (none by default)
     };
+
+    /**
+     * @param topology the WAN
+     * @param config a configuration
+     * @return the WAN the run simulates: the topology with config.frameBytes when it is set
+     * @throws WanConfigError (field `frameBytes`) when the topology cannot take that frame
+     */
+    static WanTopology GetSimulatedTopology(const WanTopology& topology, const Config& config);
+    /** The file of a capture directory (Config::pcapDir) that says how its frames are to be
+     *  read: its wire MTU and simulation frame (`mtu_bytes`, `frame_bytes`), as JSON. */
+    static constexpr const char* CAPTURE_INFO_FILE = "capture.json";
 
     /**
      * @brief Check a configuration against a topology and a schedule, before anything is built.
@@ -294,6 +308,8 @@ class TrainingRun
      * @param routing the topology with the links down
      */
     void OnFpgaReroute(const WanTopology& routing);
+    /** @brief Write CAPTURE_INFO_FILE into the capture directory. */
+    void WriteCaptureInfo() const;
 
     WanTopology m_topology;                               //!< the topology
     CliqueSchedule m_schedule;                            //!< the schedule

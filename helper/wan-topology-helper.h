@@ -41,7 +41,9 @@ class InlineFpga;
  *   MTU (WanTopology::GetDefaultMtuBytes);
  *
  * and for every WAN link a point-to-point link between the two routers with the JSON's
- * `capacity_gbps` (DataRate), `latency_ms` (Delay) and `mtu_bytes` (Mtu). Every node gets an
+ * `capacity_gbps` (DataRate), `latency_ms` (Delay) and `mtu_bytes` (Mtu). With coarse frames
+ * (WanTopology::GetFrameBytes) every device's Mtu is the simulation frame instead, so that a
+ * coarse chunk is never an IPv4 fragment (WanTopology::GetDeviceMtuBytes). Every node gets an
  * IPv4-only InternetStack with static routing only (no global routing):
  * - routers run a bare Ipv4StaticRouting (the unicast routes below, and the multicast routes
  *   PimMulticastHelper adds);

@@ -534,10 +534,13 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(read.GetValues().size(), data.GetValues().size(), "values read");
             NS_TEST_EXPECT_MSG_EQ(read.GetValues()[5], data.GetValues()[5], "values exact");
             IslandSyncHeader::Type type = IslandSyncHeader::DONE;
-            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekTypeInPacket(packet, framing, PORT, type),
-                                  offset,
-                                  "PeekTypeInPacket finds the header where ReadFromPacket does");
+            PayloadFormat format = PayloadFormat::INT8;
+            NS_TEST_EXPECT_MSG_EQ(
+                IslandSyncHeader::PeekTypeInPacket(packet, framing, PORT, type, format),
+                offset,
+                "PeekTypeInPacket finds the header where ReadFromPacket does");
             NS_TEST_EXPECT_MSG_EQ(type, IslandSyncHeader::DATA, "type peeked");
+            NS_TEST_EXPECT_MSG_EQ((format == data.GetFormat()), true, "format peeked");
 
             // Not of the transport: another port, a fragment.
             for (Ptr<Packet> other :
@@ -548,7 +551,7 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
                                       0u,
                                       "not a sync packet");
                 NS_TEST_EXPECT_MSG_EQ(
-                    IslandSyncHeader::PeekTypeInPacket(other, framing, PORT, type),
+                    IslandSyncHeader::PeekTypeInPacket(other, framing, PORT, type, format),
                     0u,
                     "not a sync packet");
                 NS_TEST_EXPECT_MSG_EQ(type, IslandSyncHeader::DONE, "type unchanged");
@@ -561,9 +564,10 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::ReadFromPacket(corrupt, framing, PORT, read),
                                   0u,
                                   "a corrupt header is refused");
-            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekTypeInPacket(corrupt, framing, PORT, type),
-                                  offset,
-                                  "the type of a corrupt header is still read");
+            NS_TEST_EXPECT_MSG_EQ(
+                IslandSyncHeader::PeekTypeInPacket(corrupt, framing, PORT, type, format),
+                offset,
+                "the type of a corrupt header is still read");
 
             // A wrong magic, version or type: neither reads it.
             for (size_t at : {0, 2, 3})
@@ -577,7 +581,7 @@ class IslandSyncHeaderInPacketTestCase : public TestCase
                     0u,
                     "wrong byte " << at << " refused");
                 NS_TEST_EXPECT_MSG_EQ(
-                    IslandSyncHeader::PeekTypeInPacket(packetOfWrong, framing, PORT, type),
+                    IslandSyncHeader::PeekTypeInPacket(packetOfWrong, framing, PORT, type, format),
                     0u,
                     "wrong byte " << at << " refused by PeekTypeInPacket");
             }
@@ -721,10 +725,15 @@ class IslandSyncHeaderFormatTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(SameBits(read.GetValues(), sent.GetValues()), true, name);
             NS_TEST_EXPECT_MSG_EQ(PayloadFormatToString(read.GetFormat()), name, "format");
             IslandSyncHeader::Type type = IslandSyncHeader::DONE;
-            NS_TEST_EXPECT_MSG_EQ(
-                IslandSyncHeader::PeekTypeInPacket(frame, IslandSyncHeader::PPP_FRAME, 9477, type),
-                30u,
-                name << " PeekTypeInPacket");
+            PayloadFormat format = PayloadFormat::FP32;
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekTypeInPacket(frame,
+                                                                     IslandSyncHeader::PPP_FRAME,
+                                                                     9477,
+                                                                     type,
+                                                                     format),
+                                  30u,
+                                  name << " PeekTypeInPacket");
+            NS_TEST_EXPECT_MSG_EQ(PayloadFormatToString(format), name, "format peeked");
             NS_TEST_EXPECT_MSG_EQ(type, IslandSyncHeader::DATA, name << ": the type alone");
 
             // Any byte of the encoded area flipped: the checksum refuses it.
@@ -751,10 +760,14 @@ class IslandSyncHeaderFormatTestCase : public TestCase
             NS_TEST_EXPECT_MSG_EQ(Accepts(bad), false, "unknown format " << int(format));
             Ptr<Packet> frame = MakeSyncFrame(Create<Packet>(bad.data(), bad.size()), {});
             IslandSyncHeader::Type type = IslandSyncHeader::DONE;
-            NS_TEST_EXPECT_MSG_EQ(
-                IslandSyncHeader::PeekTypeInPacket(frame, IslandSyncHeader::PPP_FRAME, 9477, type),
-                0u,
-                "PeekTypeInPacket refuses format " << int(format));
+            PayloadFormat peeked = PayloadFormat::FP32;
+            NS_TEST_EXPECT_MSG_EQ(IslandSyncHeader::PeekTypeInPacket(frame,
+                                                                     IslandSyncHeader::PPP_FRAME,
+                                                                     9477,
+                                                                     type,
+                                                                     peeked),
+                                  0u,
+                                  "PeekTypeInPacket refuses format " << int(format));
         }
         IslandSyncHeader done;
         done.SetType(IslandSyncHeader::DONE);

@@ -44,6 +44,11 @@ TrainingOptions::AddValues(CommandLine& cmd)
     cmd.AddValue("pcapSnaplen",
                  "bytes of each frame kept in the pcap files, in [70, 65535] (70: headers only)",
                  pcapSnaplen);
+    cmd.AddValue("frameBytes",
+                 "IP bytes of one simulated frame: 0 exact frames of the MTU; up to 65535 coarse "
+                 "frames, each standing for whole frames of the MTU whose headers and wire bytes "
+                 "it carries (default: the topology's defaults.frame_bytes, else 0)",
+                 frameBytes);
     cmd.AddValue("linkDown",
                  "fault: WAN links that go down, A-B@SECONDS[:UPSECONDS][,...] with city ids "
                  "(e.g. nyc-lon@2.5:4); both directions stop, routes and multicast trees are "
@@ -124,6 +129,11 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
         CommandLineValues::ParseNumberInRange(program, "--loss", loss, 0, 0.5, false);
     config.pcapSnaplen = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(program, "--pcapSnaplen", pcapSnaplen, 70, 65535));
+    if (!frameBytes.empty())
+    {
+        config.frameBytes = static_cast<uint32_t>(
+            CommandLineValues::ParseUnsigned(program, "--frameBytes", frameBytes, 0, 65535));
+    }
     config.seed = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(program,
                                          "--seed",
@@ -155,6 +165,7 @@ TrainingOptions::GetFieldOptions()
         {"groupRange", "--groupRange"},
         {"pcapDir", "--pcap"},
         {"pcapSnaplen", "--pcapSnaplen"},
+        {"frameBytes", "--frameBytes"},
         {"maxRepairAttempts", "--maxRepairAttempts"},
         {"faults.linkOutages", "--linkDown"},
         {"faults.crashes", "--crash"},

@@ -38,7 +38,8 @@ class TrainingOptions
     /**
      * @brief Add --topology, --modelBytes, --modelParameters, --format, --rounds, --seed, the
      * training knobs (--parameterCount, --localSteps, --stepTime, --learningRate,
-     * --heterogeneity, --loss, --pcapSnaplen) and the fault knobs (--linkDown, --crash,
+     * --heterogeneity, --loss, --pcapSnaplen, --frameBytes) and the fault knobs (--linkDown,
+     * --crash,
      * --straggler, --duplicate, --reorder, --reorderDelay, --timeLimit) with their help texts.
      * @param cmd the command line; this object must outlive cmd.Parse()
      */
@@ -93,7 +94,8 @@ class TrainingOptions
     std::string heterogeneity{"1"};                            //!< --heterogeneity
     std::string loss{"0"};                                     //!< --loss
     std::string pcapSnaplen{"65535"};                          //!< --pcapSnaplen
-    FaultPlan::Texts faults;                                   //!< the fault knobs
+    std::string frameBytes;  //!< --frameBytes (empty: the topology's)
+    FaultPlan::Texts faults; //!< the fault knobs
 
   private:
     bool m_withMode{false}; //!< whether --mode was added

@@ -6,6 +6,8 @@
 
 #include "wan-topology.h"
 
+#include "wan-config-error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -261,8 +263,22 @@ WanTopology::Parse(const std::string& text,
     }
 
     const Json& defaults = r.Member(doc, "$", "defaults", Json::value_t::object);
-    r.OnlyKeys(defaults, "$.defaults", {"mtu_bytes", "island_access"});
+    r.OnlyKeys(defaults, "$.defaults", {"mtu_bytes", "frame_bytes", "island_access"});
     t.m_defaultMtu = r.Mtu(defaults, "$.defaults", "mtu_bytes");
+    uint32_t frameBytes = 0;
+    if (defaults.contains("frame_bytes"))
+    {
+        const Json& v =
+            r.Member(defaults, "$.defaults", "frame_bytes", Json::value_t::number_integer);
+        if (!v.is_number_integer() || v.get<double>() < 0 ||
+            v.get<double>() > WanTopology::MAX_MTU_BYTES)
+        {
+            r.Fail("$.defaults.frame_bytes",
+                   "must be 0 (exact frames) or a whole number of IP bytes up to " +
+                       std::to_string(WanTopology::MAX_MTU_BYTES) + " (got " + v.dump() + ")");
+        }
+        frameBytes = v.get<uint32_t>();
+    }
     const Json& access = r.Member(defaults, "$.defaults", "island_access", Json::value_t::object);
     r.OnlyKeys(access, "$.defaults.island_access", {"capacity_gbps", "latency_ms"});
     double accessGbps = r.Capacity(access, "$.defaults.island_access", "capacity_gbps");
@@ -403,6 +419,12 @@ WanTopology::Parse(const std::string& text,
             readLinks(optional, "$.optional_links", true);
         }
     }
+    const std::string frameProblem = t.CheckFrameBytes(frameBytes);
+    if (!frameProblem.empty())
+    {
+        r.Fail("$.defaults.frame_bytes", frameProblem);
+    }
+    t.m_frameBytes = frameBytes;
 
     if (doc.contains("capabilities"))
     {
@@ -794,6 +816,62 @@ uint32_t
 WanTopology::GetDefaultMtuBytes() const
 {
     return m_defaultMtu;
+}
+
+uint32_t
+WanTopology::GetFrameBytes() const
+{
+    return m_frameBytes;
+}
+
+uint32_t
+WanTopology::GetDeviceMtuBytes(uint32_t mtu) const
+{
+    return std::max(mtu, m_frameBytes);
+}
+
+std::string
+WanTopology::CheckFrameBytes(uint32_t frameBytes) const
+{
+    if (frameBytes == 0)
+    {
+        return "";
+    }
+    if (frameBytes > MAX_MTU_BYTES)
+    {
+        return "a simulation frame of " + std::to_string(frameBytes) +
+               " bytes is over the largest IPv4 datagram, " + std::to_string(MAX_MTU_BYTES) +
+               " bytes";
+    }
+    for (const WanLink& link : m_links)
+    {
+        if (link.mtuBytes != m_defaultMtu)
+        {
+            return "coarse frames model one wire MTU, but link " + m_cities[link.a].id + "-" +
+                   m_cities[link.b].id + " has an MTU of " + std::to_string(link.mtuBytes) +
+                   " bytes and defaults.mtu_bytes is " + std::to_string(m_defaultMtu);
+        }
+    }
+    if (frameBytes < m_defaultMtu)
+    {
+        return "a simulation frame of " + std::to_string(frameBytes) +
+               " bytes is smaller than the wire MTU, " + std::to_string(m_defaultMtu) +
+               " bytes (use 0 for exact frames)";
+    }
+    return "";
+}
+
+WanTopology
+WanTopology::WithFrameBytes(uint32_t frameBytes) const
+{
+    const std::string problem = CheckFrameBytes(frameBytes);
+    if (!problem.empty())
+    {
+        throw WanConfigError("frameBytes", problem + " (topology " + m_source + ")");
+    }
+    WanTopology t = *this;
+    t.m_frameBytes = frameBytes;
+    return t;
 }
 
 uint32_t

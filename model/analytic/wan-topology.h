@@ -250,11 +250,40 @@ class WanTopology
      * @return the smallest IP MTU along the route src -> dst (access links use the default MTU)
      */
     uint32_t GetPathMtuBytes(uint32_t src, uint32_t dst) const;
+    /**
+     * @brief The simulation frame: the IP bytes of one simulated packet (`defaults.frame_bytes`).
+     *
+     * 0 (the default): exact frames, a chunk fills the path MTU. Otherwise coarse frames: a
+     * chunk fills this many IP bytes while the wire is accounted as frames of the MTU, headers
+     * included (WireFrames, doc/wan-training.rst "Coarse frames"); the topology then has one
+     * MTU on every link, and the devices' MTU is raised to the frame (GetDeviceMtuBytes).
+     * @return the simulation frame's IP bytes, 0 for exact frames
+     */
+    uint32_t GetFrameBytes() const;
+    /**
+     * @param mtu a link's IP MTU
+     * @return the MTU its devices get in the simulation: the larger of it and GetFrameBytes()
+     */
+    uint32_t GetDeviceMtuBytes(uint32_t mtu) const;
+    /**
+     * @brief The same WAN with another simulation frame (a run's override of
+     * `defaults.frame_bytes`).
+     * @param frameBytes the simulation frame's IP bytes, 0 for exact frames
+     * @return the topology with it
+     * @throws WanConfigError (field `frameBytes`) for a frame over 65535 bytes or below the MTU,
+     *         or coarse frames on a topology whose links do not share one MTU
+     */
+    WanTopology WithFrameBytes(uint32_t frameBytes) const;
 
   private:
     WanTopology() = default;
     /** Compute every route with the tie-breaking rules of the schedule model. */
     void ComputeRoutes();
+    /**
+     * @param frameBytes a simulation frame (GetFrameBytes)
+     * @return why this topology cannot take it, empty when it can
+     */
+    std::string CheckFrameBytes(uint32_t frameBytes) const;
 
     std::string m_name;                                           //!< topology name
     std::string m_source;                                         //!< file or source name
@@ -268,6 +297,7 @@ class WanTopology
     bool m_aggregation{false};                                    //!< aggregation capability
     bool m_core{false};                                           //!< core capability
     uint32_t m_defaultMtu{0};                                     //!< defaults.mtu_bytes
+    uint32_t m_frameBytes{0};                                     //!< defaults.frame_bytes
 };
 
 } // namespace ns3

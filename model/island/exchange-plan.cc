@@ -8,6 +8,7 @@
 
 #include "island-sync-header.h"
 #include "sync-protocol.h"
+#include "wire-frames.h"
 
 #include <algorithm>
 
@@ -41,7 +42,14 @@ uint32_t
 ExchangePlan::GetPaddingBytes(uint32_t chunk) const
 {
     return GetPayloadBytes(chunk) -
-           static_cast<uint32_t>(GetEncodedBytes(format, GetValueSlice(chunk).second));
+           static_cast<uint32_t>(GetEncodedBytes(format, GetValueSlice(chunk).second)) +
+           WireFrames::GetExtraHeaderBytes(GetWireFrames(chunk));
+}
+
+uint32_t
+ExchangePlan::GetWireFrames(uint32_t chunk) const
+{
+    return WireFrames::GetFrames(GetPayloadBytes(chunk), frameCapacity);
 }
 
 bool
@@ -61,8 +69,8 @@ ExchangePlan::HasChunkLayout(const IslandSyncHeader& header, uint32_t paddingByt
 uint32_t
 ExchangePlan::GetWireBytes(uint32_t chunk) const
 {
-    return SyncProtocol::PPP_HEADER_BYTES + SyncProtocol::IP_UDP_HEADER_BYTES +
-           IslandSyncHeader::FIXED_SIZE + GetPayloadBytes(chunk);
+    return WireFrames::HEADER_BYTES + GetPayloadBytes(chunk) +
+           WireFrames::GetExtraHeaderBytes(GetWireFrames(chunk));
 }
 
 bool

@@ -55,9 +55,14 @@ struct ExchangePlan
     /**
      * @param chunk a chunk index
      * @return the bytes of its payload after the values GetValueSlice names: the encoded zeros
-     *         of the padding
+     *         of the padding, then (coarse frames) the headers of its other wire frames
      */
     uint32_t GetPaddingBytes(uint32_t chunk) const;
+    /**
+     * @param chunk a chunk index
+     * @return the frames of the wire MTU it stands for (1 with exact frames; WireFrames)
+     */
+    uint32_t GetWireFrames(uint32_t chunk) const;
     /**
      * @param header a DATA or AGGREGATE header of this plan's clique
      * @param paddingBytes the payload bytes after it
@@ -69,7 +74,8 @@ struct ExchangePlan
     /**
      * @param chunk a chunk index
      * @return the bytes of the chunk's packet on a point-to-point link (PPP, IPv4, UDP and
-     *         IslandSyncHeader headers and the payload)
+     *         IslandSyncHeader headers and the payload; coarse frames: and the headers of its
+     *         other wire frames), those of the real frames it stands for
      */
     uint32_t GetWireBytes(uint32_t chunk) const;
     /**
@@ -96,16 +102,17 @@ struct ExchangePlan
     uint32_t chunkValues{0};                      //!< values per chunk (the last: the rest)
     uint32_t chunkBytes{0};                       //!< model bytes per chunk: their encoding
     uint32_t chunkCount{0};                       //!< chunks per contribution
-    std::map<uint32_t, double> sendRateBps;       //!< destination -> pacing rate
-    std::map<uint32_t, double> recvRateBps;       //!< source -> its pacing rate toward us
-    Ipv4Address group;                            //!< multicast group we send to
-    double groupRateBps{0};                       //!< pacing rate of our multicast stream
-    std::vector<uint32_t> ring;                   //!< ring mode: the members in ring order
-    uint32_t ringPosition{0};                     //!< ring mode: our index in ring
-    uint32_t predecessor{0};                      //!< ring mode: the member we receive from
-    uint32_t successor{0};                        //!< ring mode: the member we send to
-    std::vector<uint32_t> segmentFirst;           //!< ring mode: k + 1 segment bounds (chunks)
-    uint32_t treeRoot{0};                         //!< tree mode: the member that sums and sends
+    uint32_t frameCapacity{0}; //!< model bytes of one wire frame (coarse frames; 0: exact)
+    std::map<uint32_t, double> sendRateBps; //!< destination -> pacing rate
+    std::map<uint32_t, double> recvRateBps; //!< source -> its pacing rate toward us
+    Ipv4Address group;                      //!< multicast group we send to
+    double groupRateBps{0};                 //!< pacing rate of our multicast stream
+    std::vector<uint32_t> ring;             //!< ring mode: the members in ring order
+    uint32_t ringPosition{0};               //!< ring mode: our index in ring
+    uint32_t predecessor{0};                //!< ring mode: the member we receive from
+    uint32_t successor{0};                  //!< ring mode: the member we send to
+    std::vector<uint32_t> segmentFirst;     //!< ring mode: k + 1 segment bounds (chunks)
+    uint32_t treeRoot{0};                   //!< tree mode: the member that sums and sends
     uint16_t epoch{0};    //!< exclusion epoch on the wire (ring: members excluded, a new ring)
     uint64_t excluded{0}; //!< members of the clique excluded (bitmap)
 };

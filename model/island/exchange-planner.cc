@@ -10,6 +10,7 @@
 #include "sync-protocol.h"
 #include "wan-config-error.h"
 #include "wan-topology.h"
+#include "wire-frames.h"
 
 #include "ns3/abort.h"
 
@@ -172,8 +173,28 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
     }
     const PayloadFormat format = m_config.format;
     const uint32_t quantum = GetChunkQuantum(format);
-    const uint32_t fit = IslandSyncHeader::GetMaxValues(pathMtu - CHUNK_OVERHEAD_BYTES, format);
+    uint32_t fit = IslandSyncHeader::GetMaxValues(pathMtu - CHUNK_OVERHEAD_BYTES, format);
+    // Coarse frames: a chunk is as many whole wire frames as the simulation frame holds with
+    // their headers (doc/wan-training.rst, "Coarse frames").
+    const uint32_t frameBytes = m_topology.GetFrameBytes();
+    const uint32_t capacity = WireFrames::GetCapacity(m_topology, format);
+    uint32_t framesPerChunk = 1;
+    if (capacity > 0)
+    {
+        framesPerChunk =
+            (frameBytes + SyncProtocol::PPP_HEADER_BYTES) / (capacity + WireFrames::HEADER_BYTES);
+        fit *= framesPerChunk;
+    }
     const uint64_t fitBytes = GetEncodedBytes(format, fit);
+    if (capacity > 0 && m_config.chunkBytes > fitBytes)
+    {
+        throw WanConfigError(
+            "chunkBytes",
+            std::to_string(m_config.chunkBytes) + " bytes exceed the " + std::to_string(fitBytes) +
+                " model bytes of a simulation frame of " + std::to_string(frameBytes) + " bytes (" +
+                std::to_string(framesPerChunk) + " frames of the MTU " + std::to_string(pathMtu) +
+                " with their headers)");
+    }
     if (m_config.chunkBytes > fitBytes || (m_config.chunkBytes == 0 && fit == 0))
     {
         // Name the first pair of members whose path is too small.
@@ -253,6 +274,7 @@ ExchangePlanner::GetPlan(uint32_t scheduleRound, uint32_t island) const
                                  " bytes, or 0");
     }
     plan.chunkCount = static_cast<uint32_t>(count);
+    plan.frameCapacity = capacity;
 
     // Bottleneck shares of the round's loads (the counts of this mode).
     const std::vector<double>& loads = GetRoundLoads(scheduleRound);

@@ -438,7 +438,8 @@ uint32_t
 IslandSyncHeader::PeekTypeInPacket(Ptr<const Packet> packet,
                                    Framing framing,
                                    uint16_t port,
-                                   Type& type)
+                                   Type& type,
+                                   PayloadFormat& format)
 {
     PacketHead head;
     uint32_t copied = 0;
@@ -453,6 +454,7 @@ IslandSyncHeader::PeekTypeInPacket(Ptr<const Packet> packet,
         return 0;
     }
     type = static_cast<Type>(fixed[3] & TYPE_MASK);
+    format = static_cast<PayloadFormat>(fixed[3] >> FORMAT_SHIFT);
     return sync;
 }
 

@@ -195,19 +195,23 @@ class IslandSyncHeader : public Header
 
     /**
      * @brief Find the sync header of a packet of the transport as ReadFromPacket() does, and
-     * read its type only: the magic, version and type are checked, not the rest of the header
+     * read its type and payload format only: the magic, version and type are checked, not the
+     * rest of the header
      * (its fields, checksum and area). For counting every packet of a link by type, where the
      * headers were built by the module and are validated by their receivers.
      * @param packet the packet
      * @param framing how it starts
      * @param port the transport's UDP destination port
      * @param type receives the message type (unchanged when this returns 0)
+     * @param format receives the payload format of the type byte (unchanged when this
+     *        returns 0)
      * @return the sync header's byte offset in the packet, or 0 when it is not a sync packet
      */
     static uint32_t PeekTypeInPacket(Ptr<const Packet> packet,
                                      Framing framing,
                                      uint16_t port,
-                                     Type& type);
+                                     Type& type,
+                                     PayloadFormat& format);
 
     /** @param type the message type */
     void SetType(Type type);
