@@ -118,8 +118,11 @@ TrainingResultsWriter::ToJson() const
     doc["links"] = GetLinks();
     doc["links_definition"] =
         "per directed link, what its transmitting device sent: packets and bytes on the wire "
-        "(PPP header included); model_bytes = values and padding of DATA and AGGREGATE chunks "
-        "(repairs included); model_streams = model_bytes / model_bytes per contribution, "
+        "(PPP header included); wire_frames = the frames of the wire MTU those packets stand for "
+        "(more than packets with coarse frames: config.frame_bytes > 0); model_bytes = values "
+        "and padding of DATA and AGGREGATE chunks, without the headers of coarse frames' other "
+        "wire frames (repairs included); model_streams = model_bytes / model_bytes per "
+        "contribution, "
         "summed over all rounds; data_packets and aggregate_packets count those chunks; "
         "error_drops = packets lost to random loss at the receiving end, link_down_drops = "
         "packets lost because the link was down, reordered and duplicated = packets delivered "
@@ -444,6 +447,7 @@ TrainingResultsWriter::GetLinks() const
     {
         const TrainingRecorder::LinkCounters& c = m_recorder.GetLinkCounters(d);
         links[topology.GetDirectedLinkName(d)] = {{"packets", c.packets},
+                                                  {"wire_frames", c.wireFrames},
                                                   {"bytes", c.bytes},
                                                   {"model_bytes", c.modelBytes},
                                                   {"model_streams", c.modelBytes / modelBytes},

@@ -11,6 +11,7 @@
 #include "exchange-planner.h"
 #include "island-sync-header.h"
 #include "schedule-metrics.h"
+#include "sync-protocol.h"
 #include "training-helper.h"
 #include "wan-config-error.h"
 #include "wan-fault-error-model.h"
@@ -391,7 +392,8 @@ TrainingRun::Build()
 void
 TrainingRun::WriteCaptureInfo() const
 {
-    const std::string file = (std::filesystem::path(m_config.pcapDir) / CAPTURE_INFO_FILE).string();
+    const std::string file =
+        (std::filesystem::path(m_config.pcapDir) / SyncProtocol::CAPTURE_INFO_FILE).string();
     std::ofstream out(file);
     out << nlohmann::json{{"topology_name", m_topology.GetName()},
                           {"mtu_bytes", m_topology.GetDefaultMtuBytes()},

@@ -129,10 +129,6 @@ class TrainingRun
      * @throws WanConfigError (field `frameBytes`) when the topology cannot take that frame
      */
     static WanTopology GetSimulatedTopology(const WanTopology& topology, const Config& config);
-    /** The file of a capture directory (Config::pcapDir) that says how its frames are to be
-     *  read: its wire MTU and simulation frame (`mtu_bytes`, `frame_bytes`), as JSON. */
-    static constexpr const char* CAPTURE_INFO_FILE = "capture.json";
-
     /**
      * @brief Check a configuration against a topology and a schedule, before anything is built.
      * @param topology the WAN
@@ -308,7 +304,7 @@ class TrainingRun
      * @param routing the topology with the links down
      */
     void OnFpgaReroute(const WanTopology& routing);
-    /** @brief Write CAPTURE_INFO_FILE into the capture directory. */
+    /** @brief Write SyncProtocol::CAPTURE_INFO_FILE into the capture directory. */
     void WriteCaptureInfo() const;
 
     WanTopology m_topology;                               //!< the topology

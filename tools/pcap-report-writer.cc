@@ -401,6 +401,8 @@ PcapReportWriter::ToJson() const
 
     json doc = {{"directory", m_report.GetDirectory()},
                 {"port", m_report.GetPort()},
+                {"wire_mtu_bytes", m_report.GetWireMtu()},
+                {"frame_bytes", m_report.GetFrameBytes()},
                 {"links", links},
                 {"messages", messages},
                 {"rounds", rounds},

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 namespace ns3
@@ -120,6 +122,51 @@ PcapTraceReport::AddressToString(uint32_t address)
     os << (address >> 24) << "." << ((address >> 16) & 0xff) << "." << ((address >> 8) & 0xff)
        << "." << (address & 0xff);
     return os.str();
+}
+
+void
+PcapTraceReport::ReadCaptureInfo(const std::string& directory)
+{
+    const std::string file =
+        (std::filesystem::path(directory) / SyncProtocol::CAPTURE_INFO_FILE).string();
+    std::ifstream in(file);
+    if (!in)
+    {
+        return; // exact frames (a capture of an earlier version, or by hand)
+    }
+    const nlohmann::json doc = nlohmann::json::parse(in, nullptr, false);
+    if (!doc.is_object())
+    {
+        throw WanInputError(file, "$", "not a JSON object");
+    }
+    auto bytes = [&](const char* key) {
+        const auto it = doc.find(key);
+        if (it == doc.end() || !it->is_number_unsigned() || it->get<uint64_t>() > 65535)
+        {
+            throw WanInputError(file,
+                                std::string("$.") + key,
+                                "must be a whole number of bytes up to 65535");
+        }
+        return it->get<uint32_t>();
+    };
+    m_wireMtu = bytes("mtu_bytes");
+    m_frameBytes = bytes("frame_bytes");
+    if (m_frameBytes > 0)
+    {
+        m_decoder.SetWireMtu(m_wireMtu);
+    }
+}
+
+uint32_t
+PcapTraceReport::GetWireMtu() const
+{
+    return m_wireMtu;
+}
+
+uint32_t
+PcapTraceReport::GetFrameBytes() const
+{
+    return m_frameBytes;
 }
 
 const std::string&
@@ -515,6 +562,7 @@ PcapTraceReport::Analyze(const std::string& directory)
                             "no .pcap captures (expected one per device, as written by "
                             "wan-training-simulate --pcap=DIR)");
     }
+    ReadCaptureInfo(directory);
     MapFiles(directory, files);
 
     std::map<std::string, std::string> linkOfFile;

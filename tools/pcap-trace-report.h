@@ -200,6 +200,12 @@ class PcapTraceReport
      */
     void Analyze(const std::string& directory);
 
+    /** @return the wire MTU of the captures (SyncProtocol::CAPTURE_INFO_FILE; 0 when the
+     *  directory has none) */
+    uint32_t GetWireMtu() const;
+    /** @return their simulation frame's IP bytes (0: exact frames) */
+    uint32_t GetFrameBytes() const;
+
     /** @return the directed links by name */
     const std::map<std::string, LinkStats>& GetLinks() const;
     /** @return the rounds */
@@ -337,10 +343,20 @@ class PcapTraceReport
     /** Learn the islands and compute aggregation and replication summaries. */
     void Finish();
 
-    SyncPacketDecoder m_decoder;                              //!< the frame decoder
-    std::string m_directory;                                  //!< the directory analyzed
-    std::map<std::string, LinkStats> m_links;                 //!< by directed link name
-    std::map<uint32_t, RoundStats> m_rounds;                  //!< by round
+    /**
+     * @brief Read SyncProtocol::CAPTURE_INFO_FILE of the directory when it is there: coarse frames
+     * are then decoded as such (SyncPacketDecoder::SetWireMtu).
+     * @param directory the capture directory
+     * @throws WanInputError for a file that is not such a JSON object
+     */
+    void ReadCaptureInfo(const std::string& directory);
+
+    SyncPacketDecoder m_decoder;              //!< the frame decoder
+    std::string m_directory;                  //!< the directory analyzed
+    uint32_t m_wireMtu{0};                    //!< the capture info's mtu_bytes (0: absent)
+    uint32_t m_frameBytes{0};                 //!< the capture info's frame_bytes (0: exact frames)
+    std::map<std::string, LinkStats> m_links; //!< by directed link name
+    std::map<uint32_t, RoundStats> m_rounds;  //!< by round
     std::map<std::string, IslandStats> m_islands;             //!< by city id
     std::map<std::string, AggregationStats> m_aggregation;    //!< by city id
     std::map<StreamKey, ReplicationStats> m_replication;      //!< by stream

@@ -7,6 +7,7 @@
 #include "sync-packet-decoder.h"
 
 #include "payload-codec.h"
+#include "wire-frames.h"
 
 #include "ns3/log.h"
 
@@ -169,6 +170,18 @@ SyncPacketDecoder::SyncPacketDecoder(uint16_t port)
     : m_port(port)
 {
     NS_LOG_FUNCTION(this << port);
+}
+
+void
+SyncPacketDecoder::SetWireMtu(uint32_t mtu)
+{
+    m_wireMtu = mtu;
+}
+
+uint32_t
+SyncPacketDecoder::GetWireMtu() const
+{
+    return m_wireMtu;
 }
 
 uint16_t
@@ -402,7 +415,12 @@ SyncPacketDecoder::Decode(const uint8_t* data,
     d.invalidReason = "";
     if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE)
     {
-        d.modelBytes = sWire - SYNC_FIXED_BYTES;
+        const uint32_t after = sWire - SYNC_FIXED_BYTES;
+        const uint32_t capacity =
+            m_wireMtu > 0 ? WireFrames::GetCapacity(m_wireMtu, static_cast<PayloadFormat>(h.format))
+                          : 0;
+        d.wireFrames = WireFrames::GetFramesOfMessage(after, capacity);
+        d.modelBytes = after - WireFrames::GetExtraHeaderBytes(d.wireFrames);
     }
     if (withValues && hasValues)
     {

@@ -92,8 +92,12 @@ struct DecodedSyncPacket
     const char* invalidReason{""}; //!< why the header is INVALID (static text)
     ChecksumStatus checksum{UNVERIFIED}; //!< checksum verification
     SyncHeaderFields header;             //!< the header (meaningful for VALID and INVALID)
-    uint32_t syncBytes{0};  //!< UDP payload bytes on the wire (the sync message with padding)
-    uint32_t modelBytes{0}; //!< for a VALID DATA or AGGREGATE: UDP payload after the fixed header
+    uint32_t syncBytes{0}; //!< UDP payload bytes on the wire (the sync message with padding)
+    /** For a VALID DATA or AGGREGATE: the UDP payload after the fixed header, without the
+     *  headers of the other wire frames of a coarse frame (SetWireMtu) */
+    uint32_t modelBytes{0};
+    /** The frames of the wire MTU a VALID DATA or AGGREGATE stands for (1 unless coarse) */
+    uint32_t wireFrames{1};
     std::vector<float> values; //!< captured values (DATA, AGGREGATE) decoded, when asked for
     std::vector<std::pair<uint32_t, uint32_t>> ranges; //!< captured NACK ranges, when asked for
 
@@ -172,6 +176,15 @@ class SyncPacketDecoder
     uint16_t GetPort() const;
 
     /**
+     * @brief Read DATA and AGGREGATE frames as coarse frames (WireFrames): each stands for
+     * whole frames of this MTU and carries their other headers after its payload.
+     * @param mtu the wire MTU of the capture (0: exact frames, the default)
+     */
+    void SetWireMtu(uint32_t mtu);
+    /** @return the wire MTU of coarse frames (0: exact frames) */
+    uint32_t GetWireMtu() const;
+
+    /**
      * @brief Decode one captured frame.
      * @param data the captured bytes (may be null when capturedBytes is 0)
      * @param capturedBytes how many bytes were captured
@@ -198,7 +211,8 @@ class SyncPacketDecoder
     static const char* FormatToString(uint8_t format);
 
   private:
-    uint16_t m_port; //!< the sync transport's UDP port
+    uint32_t m_wireMtu{0}; //!< the wire MTU of coarse frames (0: exact frames)
+    uint16_t m_port;       //!< the sync transport's UDP port
 };
 
 } // namespace ns3

@@ -28,6 +28,12 @@ struct SyncProtocol
     static constexpr uint32_t IP_UDP_HEADER_BYTES = 28;
     /** Bytes of the PPP header on every point-to-point link. */
     static constexpr uint32_t PPP_HEADER_BYTES = 2;
+    /**
+     * The file of a directory of captures (one pcap per device) that says how its frames are
+     * read: a JSON object with the wire MTU and the simulation frame (`mtu_bytes`,
+     * `frame_bytes`; WireFrames). Without it the frames are exact.
+     */
+    static constexpr const char* CAPTURE_INFO_FILE = "capture.json";
 
     /**
      * @param p where to write

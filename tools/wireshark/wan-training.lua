@@ -105,6 +105,9 @@ f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
 f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
 f.padding = ProtoField.uint32("wtsync.padding", "Padding bytes", base.DEC)
 f.model_bytes = ProtoField.uint32("wtsync.model_bytes", "Model bytes", base.DEC)
+f.wire_frames = ProtoField.uint32("wtsync.wire_frames", "Wire frames (coarse frame)", base.DEC)
+f.frame_headers = ProtoField.uint32("wtsync.frame_headers",
+    "Headers of the other wire frames (bytes)", base.DEC)
 f.aggregate_kind = ProtoField.string("wtsync.aggregate_kind", "Aggregate kind")
 
 local ip_src_field = Field.new("ip.src")
@@ -117,6 +120,29 @@ local e_checksum = ProtoExpert.new("wtsync.checksum.bad", "Bad island sync check
 wtsync.experts = { e_malformed, e_checksum }
 
 wtsync.prefs.port = Pref.uint("UDP port", DEFAULT_PORT, "UDP port of the island sync transport")
+wtsync.prefs.wire_mtu = Pref.uint("Wire MTU of coarse frames", 0,
+    "0 for exact frames; for a capture of coarse frames (capture.json with frame_bytes > 0) "
+    .. "its mtu_bytes: each DATA or AGGREGATE then stands for whole frames of that MTU and "
+    .. "carries their other headers after its payload")
+
+-- Bytes around each wire frame's payload: PPP 2, IPv4 20, UDP 8 and the fixed header 40.
+local WIRE_FRAME_HEADER_BYTES = 70
+
+-- The model bytes one wire frame of IP MTU mtu carries in a format (0 fp32, 1 bf16, 2 int8),
+-- as WireFrames::GetCapacity: the most values (int8 whole 1024-value blocks of 1028 bytes, at
+-- most 65535 values) after the IPv4, UDP and fixed sync headers.
+local function wire_frame_capacity(mtu, format)
+    local room = mtu - 68
+    if room <= 0 then
+        return 0
+    end
+    if format == 2 then
+        local blocks = math.min(math.floor(room / 1028), math.floor(65535 / 1024))
+        return blocks * 1028
+    end
+    local width = format == 1 and 2 or 4
+    return math.min(math.floor(room / width), 65535) * width
+end
 
 -- The population count of a 32-bit number.
 local function popcount32(x)
@@ -399,7 +425,18 @@ function wtsync.dissector(tvb, pinfo, tree)
             values:append_text(string.format(": %d at offset %d (%d captured)", area_count,
                 value_offset, shown))
         end
-        subtree:add(f.model_bytes, reported - FIXED_SIZE):set_generated()
+        local after = reported - FIXED_SIZE
+        local frames = 1
+        local capacity = wire_frame_capacity(wtsync.prefs.wire_mtu, format)
+        if wtsync.prefs.wire_mtu > 0 and capacity > 0 and after > capacity then
+            frames = math.ceil(after / (capacity + WIRE_FRAME_HEADER_BYTES))
+        end
+        local headers = (frames - 1) * WIRE_FRAME_HEADER_BYTES
+        subtree:add(f.model_bytes, after - headers):set_generated()
+        if frames > 1 then
+            subtree:add(f.wire_frames, frames):set_generated()
+            subtree:add(f.frame_headers, headers):set_generated()
+        end
     elseif mtype == TYPE_NACK then
         local ranges = subtree:add(f.ranges, tvb(FIXED_SIZE, math.max(0, math.min(size, captured) - FIXED_SIZE)))
         ranges:append_text(string.format(": %d (%d captured)", area_count, shown))
