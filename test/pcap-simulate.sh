@@ -30,6 +30,9 @@
 #    root's source tree (wan-multicast-trees), every chunk once on each, every router conserves
 #    contributions (the contributors it receives are the ones it sums plus the ones it passes
 #    on), and no total repair.
+# Then coarse frames (--frameBytes=64000) of unicast, both, ring and tree, lossless and at 2 %
+# loss, full and headers-only captures: the per-link counts equal the results JSON's, and
+# (lossless) every link carries the exact run's wire bytes in as many wire frames as its packets.
 # Needs jq, and editcap (Debian wireshark-common, installed with tshark) when the program has
 # no --pcapSnaplen.
 set -u
@@ -334,6 +337,43 @@ if "$simulate" --topology="$topology" --schedule="$source_dir/test/data/mixed-ni
 else
   fail "mixed: simulate or pcap-report failed: $(head -3 "$mixed/simulate.err" "$mixed/report.err")"
 fi
+
+# Coarse frames (--frameBytes=64000, 7 wire frames of 9000 bytes per chunk): pcap-report reads
+# capture.json and gives the per-link packets, wire bytes and model bytes of the results JSON,
+# full captures and headers only alike; the wire bytes are those of the exact run's frames.
+for mode in unicast both ring tree; do
+  for loss in 0 0.02; do
+    label="coarse $mode loss=$loss"
+    run="$work/coarse-$mode-$loss"
+    mkdir -p "$run"
+    for snaplen in 65535 70; do
+      "$simulate" --topology="$topology" --scheduleKind=allreduce --mode="$mode" \
+        --modelBytes=600000 --parameterCount=2000 --rounds=2 --localSteps=2 --loss="$loss" \
+        --frameBytes=64000 --out="$run/results-$snaplen.json" --pcap="$run/pcap-$snaplen" \
+        --pcapSnaplen="$snaplen" >/dev/null 2>"$run/simulate.err" ||
+        { fail "$label: simulate exited $?: $(head -3 "$run/simulate.err")"; continue; }
+      if [ "$(jq .frame_bytes "$run/pcap-$snaplen/capture.json")" != "64000" ]; then
+        fail "$label: capture.json does not give the simulation frame"
+        continue
+      fi
+      "$report" "$run/pcap-$snaplen" --json="$run/report-$snaplen.json" >/dev/null \
+        2>"$run/report.err" ||
+        { fail "$label: pcap-report failed: $(head -3 "$run/report.err")"; continue; }
+      compare_links "$run/results-$snaplen.json" "$run/report-$snaplen.json" \
+        "$label snaplen=$snaplen"
+    done
+    if [ "$loss" = "0" ] && [ "$mode" != "ring" ]; then
+      "$simulate" --topology="$topology" --scheduleKind=allreduce --mode="$mode" \
+        --modelBytes=600000 --parameterCount=2000 --rounds=2 --localSteps=2 \
+        --out="$run/exact.json" >/dev/null 2>&1 || { fail "$label: the exact run failed"; continue; }
+      differ=$(jq -n --slurpfile c "$run/results-70.json" --slurpfile e "$run/exact.json" '
+        [$c[0].links | to_entries[] | select(.value.bytes != $e[0].links[.key].bytes
+           or .value.wire_frames != $e[0].links[.key].packets) | .key] | join(" ")' -r)
+      verdict "$label" "links whose wire bytes or frames differ from exact frames" "$differ" \
+        "every link carries the exact run's wire bytes in its frames"
+    fi
+  done
+done
 
 echo "$checked checks passed, $failed failed"
 if [ "$failed" -eq 0 ] && [ "$checked" -gt 0 ]; then
