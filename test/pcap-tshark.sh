@@ -182,6 +182,37 @@ tshark -X lua_script:"$lua" -r "$formats/formats.pcap" -T fields -E separator=/t
 verdict "payload formats" formats \
   "the dissector reads other formats or values than formats.tsv" "frames, formats and values as listed"
 
+# Coarse frames (--frameBytes=65535 on 1500-byte frames): with the capture's wire MTU as its
+# preference, the dissector's model bytes of a headers-only capture add up to the results JSON's
+# model bytes of the frames island aaa (0) sends on its up link, and its wire frames to the
+# link's wire frames.
+coarse="$work/coarse"
+if "$simulate" --topology="$source_dir/test/data/tiny-valid.json" --scheduleKind=allreduce \
+  --modelBytes=400000 --parameterCount=2000 --rounds=1 --localSteps=2 --frameBytes=65535 \
+  --pcap="$coarse" --pcapSnaplen=70 --out="$work/coarse.json" >"$work/simulate-coarse.out" 2>&1; then
+  mtu=$(jq .mtu_bytes "$coarse/capture.json")
+  read -r model frames < <(tshark -X lua_script:"$lua" -o "wtsync.wire_mtu:$mtu" \
+    -r "$coarse/aaa-up.pcap" -Y "wtsync.sender == 0" -T fields -e wtsync.model_bytes -e wtsync.wire_frames \
+    2>"$work/tshark-coarse.err" |
+    awk -F'\t' '{ model += $1; frames += ($2 == "" ? 1 : $2) } END { print model + 0, frames + 0 }')
+  expected_model=$(jq '.links["aaa:up"].model_bytes' "$work/coarse.json")
+  expected_frames=$(jq '.links["aaa:up"].wire_frames' "$work/coarse.json")
+  packets=$(jq '.links["aaa:up"].packets' "$work/coarse.json")
+  if [ "$model" != "$expected_model" ] || [ "$frames" != "$expected_frames" ] ||
+    [ "$packets" -ge "$frames" ]; then
+    echo "FAIL coarse frames: the dissector reads $model model bytes in $frames wire frames," \
+      "the results $expected_model in $expected_frames ($packets packets)"
+    head -5 "$work/tshark-coarse.err"
+    failed=$((failed + 1))
+  else
+    echo "ok coarse frames: $packets packets stand for $frames wire frames of $model model bytes"
+  fi
+else
+  echo "FAIL: simulate --frameBytes failed:"
+  cat "$work/simulate-coarse.out"
+  failed=$((failed + 1))
+fi
+
 if [ "$failed" -eq 0 ]; then
   rm -rf "$work"
   exit 0
