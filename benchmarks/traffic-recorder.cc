@@ -12,6 +12,7 @@
 #include "training-island-application.h"
 #include "training-run.h"
 #include "wan-topology-helper.h"
+#include "wire-frames.h"
 
 #include "ns3/abort.h"
 #include "ns3/callback.h"
@@ -30,12 +31,16 @@ namespace
 
 /**
  * @param modelBytes a chunk's model bytes
+ * @param header its header (the format)
+ * @param topology the simulated WAN (coarse frames carry their other frames' headers)
  * @return its UDP payload bytes
  */
 uint32_t
-PayloadBytes(uint32_t modelBytes)
+PayloadBytes(uint32_t modelBytes, const IslandSyncHeader& header, const WanTopology& topology)
 {
-    return IslandSyncHeader::FIXED_SIZE + modelBytes;
+    const uint32_t capacity = WireFrames::GetCapacity(topology, header.GetFormat());
+    return IslandSyncHeader::FIXED_SIZE + modelBytes +
+           WireFrames::GetExtraHeaderBytes(WireFrames::GetFrames(modelBytes, capacity));
 }
 
 /**
@@ -125,7 +130,12 @@ TrafficRecorder::OnChunkSent(uint32_t island,
         const ExchangePlan& plan = m_run.GetApp(island)->GetPlan(header.GetRound());
         if (plan.mode == CapabilityMode::TREE && destination == plan.treeRoot)
         {
-            AddTowardRoot(island, plan.treeRoot, header, PayloadBytes(modelBytes), island, false);
+            AddTowardRoot(island,
+                          plan.treeRoot,
+                          header,
+                          PayloadBytes(modelBytes, header, m_run.GetTopology()),
+                          island,
+                          false);
             return;
         }
     }
@@ -134,7 +144,7 @@ TrafficRecorder::OnChunkSent(uint32_t island,
     {
         stream.group = m_run.GetApp(island)->GetPlan(header.GetRound()).group;
     }
-    Add(stream, PayloadBytes(modelBytes));
+    Add(stream, PayloadBytes(modelBytes, header, m_run.GetTopology()));
 }
 
 void
@@ -155,7 +165,8 @@ TrafficRecorder::OnAggregateOut(uint32_t router,
     NS_ABORT_MSG_IF(root == m_islandOfAddress.end(),
                     "TrafficRecorder: no island has address " << expectation->root);
     const ExchangePlan& plan = m_run.GetApp(root->second)->GetPlan(header.GetRound());
-    const uint32_t payloadBytes = PayloadBytes(plan.GetPayloadBytes(header.GetChunkIndex()));
+    const uint32_t payloadBytes =
+        PayloadBytes(plan.GetPayloadBytes(header.GetChunkIndex()), header, m_run.GetTopology());
     if (router == root->second)
     {
         // The root's router sums on its access down link: the root island receives it.
@@ -220,7 +231,7 @@ TrafficRecorder::OnChunkReceived(uint32_t island,
     // island to island, and those are recorded where they are sent.
     if (m_aggregated && header.GetType() == IslandSyncHeader::AGGREGATE)
     {
-        Add(m_aggregates[island], PayloadBytes(modelBytes));
+        Add(m_aggregates[island], PayloadBytes(modelBytes, header, m_run.GetTopology()));
     }
 }
 
