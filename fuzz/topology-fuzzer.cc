@@ -124,6 +124,16 @@ CheckNumbering(const WanTopology& t)
     FuzzCheck(t.GetDefaultMtuBytes() >= WanTopology::MIN_MTU_BYTES &&
                   t.GetDefaultMtuBytes() <= WanTopology::MAX_MTU_BYTES,
               "default MTU out of range: " + std::to_string(t.GetDefaultMtuBytes()));
+    const WanRouterQueue& queue = t.GetRouterQueue();
+    FuzzCheck(std::isfinite(queue.bufferMs) && queue.bufferMs > 0 &&
+                  queue.bufferMs <= WanRouterQueue::MAX_BUFFER_MS &&
+                  (queue.type == WanRouterQueue::QUEUE_DISC) == !queue.queueDiscName.empty(),
+              "router queue " + queue.GetTypeName() + " of " + Str(queue.bufferMs) + " ms");
+    for (uint32_t d = 0; d < t.GetNDirectedLinks(); ++d)
+    {
+        FuzzCheck(t.GetPortBufferBytes(d) >= WanRouterQueue::MIN_BUFFER_BYTES,
+                  "port buffer of " + t.GetDirectedLinkName(d) + " below the floor");
+    }
     for (uint32_t i = 0; i < n; ++i)
     {
         const WanCity& c = t.GetCity(i);

@@ -22,8 +22,10 @@
 #include "ns3/point-to-point-channel.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/queue-disc.h"
 #include "ns3/queue-size.h"
 #include "ns3/queue.h"
+#include "ns3/traffic-control-helper.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -45,13 +47,10 @@ const uint32_t ACCESS_BLOCK_BASE = 0x0A800000;
 const uint32_t NETWORKS_PER_BLOCK = 1u << 21;
 /** The /30 mask every link uses. */
 const Ipv4Mask LINK_MASK("255.255.255.252");
-/** The device queue PointToPointHelper creates by default. */
-const char* const DEFAULT_QUEUE = "ns3::DropTailQueue<Packet>";
-/**
- * The device queue of a router's port toward an FPGA: the port's egress FIFO, with the limit of
- * the FqCoDel queue disc that every other port has (its default MaxSize).
- */
-const char* const AGGREGATOR_PORT_QUEUE_LIMIT = "10240p";
+/** The device queue of every port: a FIFO of WanTopology::GetPortBufferBytes bytes. */
+const char* const PORT_QUEUE = "ns3::DropTailQueue<Packet>";
+/** The JSON path of the queue disc's name, for errors. */
+const char* const QUEUE_DISC_NAME_PATH = "$.defaults.router_queue.name";
 
 /**
  * @param gbps a capacity in Gbps
@@ -79,8 +78,48 @@ WanTopologyHelper::WanTopologyHelper(const WanTopology& topology)
     : m_topology(topology)
 {
     NS_LOG_FUNCTION(this << topology.GetName());
+    CheckRouterQueue(m_topology);
     m_aggregatorFactory.SetTypeId(AggregatorNetDevice::GetTypeId());
     m_fpgaFactory.SetTypeId(InlineFpga::GetTypeId());
+}
+
+void
+WanTopologyHelper::CheckRouterQueue(const WanTopology& topology)
+{
+    const WanRouterQueue& queue = topology.GetRouterQueue();
+    if (queue.type != WanRouterQueue::QUEUE_DISC)
+    {
+        return;
+    }
+    const std::string& name = queue.queueDiscName;
+    TypeId tid;
+    if (!TypeId::LookupByNameFailSafe(name, &tid))
+    {
+        throw WanInputError(topology.GetSourceName(),
+                            QUEUE_DISC_NAME_PATH,
+                            "unknown ns-3 TypeId '" + name +
+                                "' (a queue disc such as \"ns3::FqCoDelQueueDisc\" or "
+                                "\"ns3::FifoQueueDisc\")");
+    }
+    if (tid != QueueDisc::GetTypeId() && !tid.IsChildOf(QueueDisc::GetTypeId()))
+    {
+        throw WanInputError(topology.GetSourceName(),
+                            QUEUE_DISC_NAME_PATH,
+                            "'" + name + "' is not a queue disc (its parent is '" +
+                                tid.GetParent().GetName() + "', not a subclass of ns3::QueueDisc)");
+    }
+    if (!tid.HasConstructor())
+    {
+        throw WanInputError(topology.GetSourceName(),
+                            QUEUE_DISC_NAME_PATH,
+                            "'" + name + "' cannot be created (an abstract queue disc)");
+    }
+}
+
+const WanRouterQueue&
+WanTopologyHelper::GetRouterQueue() const
+{
+    return m_topology.GetRouterQueue();
 }
 
 void
@@ -244,21 +283,35 @@ WanTopologyHelper::CreateLinks()
     // Connect first and second with a /30 network; the directed link first -> second is
     // forward, second -> first is backward.
     // The first device is created by firstFactory when it is given (an aggregator), else
-    // PointToPointHelper builds the link.
-    auto connect = [this](Ptr<Node> first,
-                          Ptr<Node> second,
-                          DataRate rate,
-                          Time delay,
-                          uint32_t mtu,
-                          uint32_t network,
-                          uint32_t forward,
-                          uint32_t backward,
-                          const ObjectFactory* firstFactory,
-                          const ObjectFactory* secondFactory) {
+    // PointToPointHelper builds the link. Every device queue holds the port's buffer of bytes;
+    // with a queue disc model each port with flow control gets the disc before the addresses
+    // are assigned (so Ipv4AddressHelper installs no default one), without it no port has one.
+    const WanRouterQueue& queueModel = m_topology.GetRouterQueue();
+    const bool queueDisc = queueModel.type == WanRouterQueue::QUEUE_DISC;
+    auto connect = [this, &queueModel, queueDisc](Ptr<Node> first,
+                                                  Ptr<Node> second,
+                                                  DataRate rate,
+                                                  Time delay,
+                                                  uint32_t mtu,
+                                                  uint32_t network,
+                                                  uint32_t forward,
+                                                  uint32_t backward,
+                                                  const ObjectFactory* firstFactory,
+                                                  const ObjectFactory* secondFactory) {
         NetDeviceContainer devices;
+        // Both directions of a link have the same rate, hence the same buffer.
+        const uint32_t bufferBytes = m_topology.GetPortBufferBytes(forward);
+        NS_ASSERT(bufferBytes == m_topology.GetPortBufferBytes(backward));
         if (firstFactory || secondFactory)
         {
-            devices = InstallLink(first, second, firstFactory, secondFactory, rate, delay, mtu);
+            devices = InstallLink(first,
+                                  second,
+                                  firstFactory,
+                                  secondFactory,
+                                  rate,
+                                  delay,
+                                  mtu,
+                                  bufferBytes);
         }
         else
         {
@@ -266,7 +319,29 @@ WanTopologyHelper::CreateLinks()
             p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
             p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
             p2p.SetChannelAttribute("Delay", TimeValue(delay));
+            p2p.SetQueue(PORT_QUEUE,
+                         "MaxSize",
+                         QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, bufferBytes)));
+            if (!queueDisc)
+            {
+                // No NetDeviceQueueInterface: Ipv4AddressHelper installs no queue disc, and a
+                // frame the full FIFO refuses is the device's drop (MacTxDrop).
+                p2p.DisableFlowControl();
+            }
             devices = p2p.Install(first, second);
+        }
+        if (queueDisc)
+        {
+            TrafficControlHelper discs;
+            discs.SetRootQueueDisc(queueModel.queueDiscName);
+            for (uint32_t k = 0; k < devices.GetN(); ++k)
+            {
+                // An FPGA port has no flow control, hence no queue disc (its FIFO is hardware).
+                if (devices.Get(k)->GetObject<NetDeviceQueueInterface>())
+                {
+                    discs.Install(devices.Get(k));
+                }
+            }
         }
 
         Ipv4AddressHelper addresses(Ipv4Address(network), LINK_MASK);
@@ -372,11 +447,14 @@ WanTopologyHelper::InstallLink(Ptr<Node> first,
                                const ObjectFactory* secondFactory,
                                DataRate rate,
                                Time delay,
-                               uint32_t mtu) const
+                               uint32_t mtu,
+                               uint32_t bufferBytes) const
 {
-    NS_LOG_FUNCTION(this << first << second << rate << delay << mtu);
+    NS_LOG_FUNCTION(this << first << second << rate << delay << mtu << bufferBytes);
+    const bool flowControl = m_topology.GetRouterQueue().type == WanRouterQueue::QUEUE_DISC;
     ObjectFactory queueFactory;
-    queueFactory.SetTypeId(DEFAULT_QUEUE);
+    queueFactory.SetTypeId(PORT_QUEUE);
+    queueFactory.Set("MaxSize", QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, bufferBytes)));
     const ObjectFactory* factories[2] = {firstFactory, secondFactory};
     Ptr<PointToPointNetDevice> devices[2] = {
         firstFactory ? firstFactory->Create<PointToPointNetDevice>()
@@ -394,15 +472,12 @@ WanTopologyHelper::InstallLink(Ptr<Node> first,
         nodes[k]->AddDevice(device);
         Ptr<Queue<Packet>> queue = queueFactory.Create<Queue<Packet>>();
         device->SetQueue(queue);
-        if (factories[k] != nullptr)
+        // A router's FPGA port: its egress FIFO is the device queue, without flow control
+        // toward the traffic control layer (hence without a queue disc) whatever the model.
+        // Another device has flow control (as PointToPointHelper enables it) only in front of
+        // a queue disc.
+        if (factories[k] == nullptr && flowControl)
         {
-            // A router's FPGA port: its egress FIFO is the device queue, without flow control
-            // toward the traffic control layer (hence without a queue disc).
-            queue->SetAttribute("MaxSize", QueueSizeValue(QueueSize(AGGREGATOR_PORT_QUEUE_LIMIT)));
-        }
-        else
-        {
-            // Flow control, as PointToPointHelper enables by default.
             Ptr<NetDeviceQueueInterface> queueInterface = CreateObject<NetDeviceQueueInterface>();
             queueInterface->GetTxQueue(0)->ConnectQueueTraces(queue);
             device->AggregateObject(queueInterface);

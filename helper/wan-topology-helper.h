@@ -74,19 +74,25 @@ class InlineFpga;
  * Names persist across Simulator::Destroy() (ns-3 behaviour): a program that builds a second
  * scenario in the same process calls Names::Clear() first, or Install() aborts on the taken names.
  *
- * The traffic-control layer keeps ns-3's defaults: Ipv4AddressHelper installs the default root
- * queue disc (FqCoDel) on every device; the point-to-point devices use PointToPointHelper's
- * default queue. The one exception is a router's FPGA port (an in-line aggregator, below): it
- * has no queue disc, and its device queue is a DropTailQueue with FqCoDel's limit (10240
- * packets), the egress FIFO of a hardware switch port. The device carries no
- * NetDeviceQueueInterface, so Ipv4AddressHelper installs no queue disc there and the traffic
- * control layer hands every packet straight to the device: a packet the full FIFO refuses is
- * dropped by the device and traced (MacTxDrop, the queue's Drop), never silently by the traffic
- * control layer. Every contribution the FPGA absorbs crosses that port, and a queue disc there
- * (enqueue, dequeue, its traces) costs about 6 % of a both-mode run (benchmarks/README.md)
- * for packets that never wait. To study a queue disc there, aggregate a
- * NetDeviceQueueInterface to GetTxDevice of `A:down` (connected to its queue) and install the
- * disc with TrafficControlHelper after Install().
+ * Queues: every port (both devices of every WAN and access link) gets the topology's queue
+ * model (WanTopology::GetRouterQueue, `defaults.router_queue`; GetRouterQueue): a
+ * DropTailQueue device queue of WanTopology::GetPortBufferBytes bytes of frames (`buffer_ms` of
+ * the port's DataRate, at least WanRouterQueue::MIN_BUFFER_BYTES), and
+ * - drop_tail (the default): nothing else. No device carries a NetDeviceQueueInterface, so
+ *   Ipv4AddressHelper installs no queue disc (not ns-3's default FqCoDel) and the traffic
+ *   control layer hands every packet straight to the device: a frame the full FIFO refuses is
+ *   dropped by the device and traced (MacTxDrop, the queue's Drop).
+ * - queue_disc: the named queue disc (default attributes) as the root queue disc of every port
+ *   but the FPGA ports, in front of the device queue with flow control (as PointToPointHelper
+ *   enables it). The constructor checks the name (CheckRouterQueue).
+ *
+ * A router's FPGA port (an in-line aggregator, below) has the same byte FIFO and never a queue
+ * disc or flow control, whatever the model: it is the egress FIFO of a hardware switch port.
+ * Every contribution the FPGA absorbs crosses that port, and a queue disc there (enqueue,
+ * dequeue, its traces) costs about 6 % of a both-mode run (benchmarks/README.md) for packets
+ * that never wait. To study a queue disc there, aggregate a NetDeviceQueueInterface to
+ * GetTxDevice of `A:down` (connected to its queue) and install the disc with
+ * TrafficControlHelper after Install().
  *
  * In-line aggregation: before Install(), SetAggregationCities() chooses the cities whose router
  * has an in-line FPGA (one InlineFpga per router, aggregated to the router's Node) and which of
@@ -95,13 +101,12 @@ class InlineFpga;
  * the router (EVERY_PORT: tree mode sums on the in-trees). An FPGA port is an
  * AggregatorNetDevice instead of a PointToPointNetDevice, with the FIFO described above (a
  * WAN FPGA port is the egress FIFO of a hardware switch port as well). That link is built like
- * every other one (same DataRate, Mtu, Delay, same MAC allocation order, addresses and routes; the
- * island's device has PointToPointHelper's default DropTailQueue and flow control, the router's
- * port the FIFO above); after addressing, Install() calls AggregatorNetDevice::SetIsland with the
- * city index, the island's address and the router's address on the access link. The device has no
- * expectations yet, so it forwards everything unchanged until AggregatorHelper configures it. The
- * topology's `capabilities.aggregation` flag is AggregatorHelper's policy; this mechanism does not
- * check it.
+ * every other one (same DataRate, Mtu, Delay, same MAC allocation order, addresses, routes and
+ * queue model on the other end, the router's port the FIFO above); after addressing, Install()
+ * calls AggregatorNetDevice::SetIsland with the city index, the island's address and the router's
+ * address on the access link. The device has no expectations yet, so it forwards everything
+ * unchanged until AggregatorHelper configures it. The topology's `capabilities.aggregation` flag is
+ * AggregatorHelper's policy; this mechanism does not check it.
  */
 class WanTopologyHelper
 {
@@ -109,8 +114,22 @@ class WanTopologyHelper
     /**
      * @brief Create a helper for a topology.
      * @param topology the topology (copied)
+     * @throws WanInputError when its queue model names no queue disc (CheckRouterQueue)
      */
     explicit WanTopologyHelper(const WanTopology& topology);
+
+    /**
+     * @brief Check that a topology's queue model can be installed: a `queue_disc` must name an
+     * ns-3 TypeId that exists, is a QueueDisc and can be created (the analytic WanTopology
+     * cannot look TypeIds up). The constructor calls it.
+     * @param topology the topology
+     * @throws WanInputError naming the topology's file, `$.defaults.router_queue.name` and the
+     *         reason
+     */
+    static void CheckRouterQueue(const WanTopology& topology);
+
+    /** @return the queue model installed on every port (the topology's) */
+    const WanRouterQueue& GetRouterQueue() const;
 
     /**
      * @brief Build the scenario: nodes, links, InternetStack, addresses and static routes.
@@ -270,8 +289,9 @@ class WanTopologyHelper
     void CreateLinks();
     /**
      * @brief Build a link with an FPGA port at one end or both: an FPGA port is created by a
-     * factory, has a DropTailQueue of 10240 packets and no NetDeviceQueueInterface (so no queue
-     * disc); a device without factory is built the way PointToPointHelper::Install builds one.
+     * factory, has a DropTailQueue of bufferBytes and no NetDeviceQueueInterface (so no queue
+     * disc); a device without factory is built the way PointToPointHelper::Install builds one
+     * with the same queue (flow control only with a queue disc model).
      * @param first the first node
      * @param second the second node
      * @param firstFactory creates the first node's device (a PointToPointNetDevice subclass),
@@ -280,6 +300,7 @@ class WanTopologyHelper
      * @param rate the DataRate of both devices
      * @param delay the channel delay
      * @param mtu the Mtu of both devices
+     * @param bufferBytes the MaxSize of both device queues, bytes
      * @return the two devices, first then second
      */
     NetDeviceContainer InstallLink(Ptr<Node> first,
@@ -288,7 +309,8 @@ class WanTopologyHelper
                                    const ObjectFactory* secondFactory,
                                    DataRate rate,
                                    Time delay,
-                                   uint32_t mtu) const;
+                                   uint32_t mtu,
+                                   uint32_t bufferBytes) const;
     WanTopology m_topology;                     //!< the topology (a copy)
     bool m_installed{false};                    //!< whether Install() has run
     NodeContainer m_routers;                    //!< router per city

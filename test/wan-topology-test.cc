@@ -259,3 +259,78 @@ TEST(WanTopology, TheValidBaseOfTheMalformedCasesIsAccepted)
     EXPECT_FALSE(t.HasMulticast());
     EXPECT_FALSE(t.HasAggregation());
 }
+
+namespace
+{
+
+/**
+ * @param routerQueue the `defaults.router_queue` JSON, or empty for none
+ * @return a two-city topology: access 10 Gbps, the WAN link 0.01 Gbps (10 Mbit/s)
+ */
+WanTopology
+ParseRouterQueue(const std::string& routerQueue)
+{
+    std::string json = R"({"defaults": {"mtu_bytes": 1500,
+        "island_access": {"capacity_gbps": 10, "latency_ms": 0})";
+    if (!routerQueue.empty())
+    {
+        json += R"(, "router_queue": )" + routerQueue;
+    }
+    json += R"(}, "cities": [{"id": "a"}, {"id": "b"}],
+        "links": [{"a": "a", "b": "b", "latency_ms": 1, "capacity_gbps": 0.01}]})";
+    return WanTopology::Parse(json, "inline");
+}
+
+} // namespace
+
+TEST(WanTopology, RouterQueueDefaultsToDropTailOfTenMilliseconds)
+{
+    WanTopology t = ParseRouterQueue("");
+    const WanRouterQueue& q = t.GetRouterQueue();
+    EXPECT_EQ(q.type, WanRouterQueue::DROP_TAIL);
+    EXPECT_EQ(q.GetTypeName(), "drop_tail");
+    EXPECT_DOUBLE_EQ(q.bufferMs, 10.0);
+    EXPECT_TRUE(q.queueDiscName.empty());
+    // Two frames of 65535 IP bytes + 2 PPP bytes.
+    EXPECT_EQ(WanRouterQueue::MIN_BUFFER_BYTES, 131074u);
+    // Access 10 Gbit/s: 10 ms x 1e10 bit/s / 8 = 12.5e6 bytes, on both directions.
+    EXPECT_EQ(t.GetPortBufferBytes(t.GetAccessUpLink(0)), 12500000u);
+    EXPECT_EQ(t.GetPortBufferBytes(t.GetAccessDownLink(1)), 12500000u);
+    // WAN 10 Mbit/s: 10 ms x 1e7 / 8 = 12,500 bytes, under the floor of 131,074.
+    EXPECT_EQ(t.GetPortBufferBytes(t.GetWanDirectedLink(0, 1)), 131074u);
+    EXPECT_EQ(t.GetPortBufferBytes(t.GetWanDirectedLink(1, 0)), 131074u);
+}
+
+TEST(WanTopology, RouterQueueParsesDropTailAndQueueDisc)
+{
+    WanTopology dropTail = ParseRouterQueue(R"({"type": "drop_tail", "buffer_ms": 200})");
+    EXPECT_EQ(dropTail.GetRouterQueue().type, WanRouterQueue::DROP_TAIL);
+    EXPECT_DOUBLE_EQ(dropTail.GetRouterQueue().bufferMs, 200.0);
+    // 200 ms x 1e7 bit/s / 8 = 250,000 bytes (above the floor); 200 ms x 1e10 / 8 = 2.5e8.
+    EXPECT_EQ(dropTail.GetPortBufferBytes(dropTail.GetWanDirectedLink(0, 1)), 250000u);
+    EXPECT_EQ(dropTail.GetPortBufferBytes(dropTail.GetAccessUpLink(1)), 250000000u);
+
+    WanTopology disc =
+        ParseRouterQueue(R"({"type": "queue_disc", "name": "ns3::FqCoDelQueueDisc"})");
+    EXPECT_EQ(disc.GetRouterQueue().type, WanRouterQueue::QUEUE_DISC);
+    EXPECT_EQ(disc.GetRouterQueue().GetTypeName(), "queue_disc");
+    EXPECT_EQ(disc.GetRouterQueue().queueDiscName, "ns3::FqCoDelQueueDisc");
+    EXPECT_DOUBLE_EQ(disc.GetRouterQueue().bufferMs, WanRouterQueue::DEFAULT_BUFFER_MS);
+}
+
+TEST(WanTopology, RouterQueueBufferBytesClosedForm)
+{
+    WanRouterQueue q;
+    // 0.3 ms at 100 Gbit/s: 3e-4 x 1e11 / 8 = 3,750,000 bytes exactly (0.3 is not exact in
+    // binary).
+    q.bufferMs = 0.3;
+    EXPECT_EQ(q.GetBufferBytes(100), 3750000u);
+    // A fraction of a byte rounds up: 1 ms at 1,000,000,001 bit/s = 125,000.125 -> 125,001.
+    q.bufferMs = 1;
+    EXPECT_EQ(q.GetBufferBytes(1.000000001), 131074u);
+    q.bufferMs = 8;
+    EXPECT_EQ(q.GetBufferBytes(1.000000001), 1000001u);
+    // 1000 ms at 1 Pbit/s is 1.25e14 bytes: capped at an ns-3 QueueSize's 2^32 - 1.
+    q.bufferMs = WanRouterQueue::MAX_BUFFER_MS;
+    EXPECT_EQ(q.GetBufferBytes(1e6), 4294967295u);
+}

@@ -199,6 +199,60 @@ class JsonReader
     std::string m_source; //!< file or source name
 };
 
+/**
+ * @brief Read `defaults.router_queue`.
+ * @param r the reader (file name for errors)
+ * @param queue the JSON object
+ * @param path its JSON path
+ * @return the queue model
+ */
+WanRouterQueue
+ReadRouterQueue(const JsonReader& r, const Json& queue, const std::string& path)
+{
+    r.OnlyKeys(queue, path, {"type", "buffer_ms", "name"});
+    WanRouterQueue model;
+    const std::string type =
+        r.Member(queue, path, "type", Json::value_t::string).get<std::string>();
+    if (type == "drop_tail")
+    {
+        model.type = WanRouterQueue::DROP_TAIL;
+    }
+    else if (type == "queue_disc")
+    {
+        model.type = WanRouterQueue::QUEUE_DISC;
+    }
+    else
+    {
+        r.Fail(path + ".type", "must be \"drop_tail\" or \"queue_disc\" (got '" + type + "')");
+    }
+    if (queue.contains("buffer_ms"))
+    {
+        model.bufferMs = r.Positive(queue, path, "buffer_ms");
+        if (model.bufferMs > WanRouterQueue::MAX_BUFFER_MS)
+        {
+            r.Fail(path + ".buffer_ms",
+                   "must be at most " + JsonReader::Format(WanRouterQueue::MAX_BUFFER_MS) +
+                       " ms of the port's rate (got " + JsonReader::Format(model.bufferMs) + ")");
+        }
+    }
+    if (model.type == WanRouterQueue::QUEUE_DISC)
+    {
+        model.queueDiscName =
+            r.Member(queue, path, "name", Json::value_t::string).get<std::string>();
+        if (model.queueDiscName.empty())
+        {
+            r.Fail(path + ".name",
+                   "must name an ns-3 queue disc by its TypeId, e.g. \"ns3::FqCoDelQueueDisc\" "
+                   "(got an empty string)");
+        }
+    }
+    else if (queue.contains("name"))
+    {
+        r.Fail(path + ".name", "only a \"queue_disc\" has a name (the type is \"drop_tail\")");
+    }
+    return model;
+}
+
 /** A route label: compared by latency (relative 1e-9), then hops, then the city-id sequence. */
 struct Label
 {
@@ -213,6 +267,27 @@ SameLatency(double a, double b)
 }
 
 } // namespace
+
+uint32_t
+WanRouterQueue::GetBufferBytes(double capacityGbps) const
+{
+    const double bitsPerSecond = static_cast<double>(std::llround(capacityGbps * 1e9));
+    const double exact = bufferMs * bitsPerSecond / 8000;
+    // A relative 1e-12 below: bufferMs x rate that is a whole number of bytes stays that number
+    // though bufferMs is not exact in binary (0.3 ms).
+    const double bytes = std::ceil(exact - 1e-12 * exact);
+    if (bytes >= static_cast<double>(std::numeric_limits<uint32_t>::max()))
+    {
+        return std::numeric_limits<uint32_t>::max();
+    }
+    return std::max(MIN_BUFFER_BYTES, static_cast<uint32_t>(bytes));
+}
+
+std::string
+WanRouterQueue::GetTypeName() const
+{
+    return type == DROP_TAIL ? "drop_tail" : "queue_disc";
+}
 
 WanTopology
 WanTopology::LoadFile(const std::string& path, bool includeOptionalLinks)
@@ -263,7 +338,9 @@ WanTopology::Parse(const std::string& text,
     }
 
     const Json& defaults = r.Member(doc, "$", "defaults", Json::value_t::object);
-    r.OnlyKeys(defaults, "$.defaults", {"mtu_bytes", "frame_bytes", "island_access"});
+    r.OnlyKeys(defaults,
+               "$.defaults",
+               {"mtu_bytes", "frame_bytes", "island_access", "router_queue"});
     t.m_defaultMtu = r.Mtu(defaults, "$.defaults", "mtu_bytes");
     uint32_t frameBytes = 0;
     if (defaults.contains("frame_bytes"))
@@ -283,6 +360,13 @@ WanTopology::Parse(const std::string& text,
     r.OnlyKeys(access, "$.defaults.island_access", {"capacity_gbps", "latency_ms"});
     double accessGbps = r.Capacity(access, "$.defaults.island_access", "capacity_gbps");
     double accessMs = r.Latency(access, "$.defaults.island_access", "latency_ms", true);
+    if (defaults.contains("router_queue"))
+    {
+        t.m_routerQueue =
+            ReadRouterQueue(r,
+                            r.Member(defaults, "$.defaults", "router_queue", Json::value_t::object),
+                            "$.defaults.router_queue");
+    }
 
     const Json& cities = r.Member(doc, "$", "cities", Json::value_t::array);
     if (cities.empty())
@@ -886,6 +970,18 @@ WanTopology::GetPathMtuBytes(uint32_t src, uint32_t dst) const
         }
     }
     return mtu;
+}
+
+const WanRouterQueue&
+WanTopology::GetRouterQueue() const
+{
+    return m_routerQueue;
+}
+
+uint32_t
+WanTopology::GetPortBufferBytes(uint32_t d) const
+{
+    return m_routerQueue.GetBufferBytes(GetDirectedLinkCapacityGbps(d));
 }
 
 } // namespace ns3

@@ -60,6 +60,58 @@ struct WanRoute
 
 /**
  * @ingroup wan-training
+ * @brief The queue of every point-to-point port of the WAN (`defaults.router_queue`): what holds
+ * the frames a port cannot send yet, and how much of them.
+ *
+ * Every port (both ends of every WAN and access link, the FPGA ports too) has a device queue of
+ * GetBufferBytes(its rate) bytes of frames (IP bytes + the 2-byte PPP header): `buffer_ms` of
+ * buffering at the port's rate, and never less than MIN_BUFFER_BYTES. With DROP_TAIL that FIFO
+ * is all there is: a frame it has no room for is dropped by the device. With QUEUE_DISC the
+ * named ns-3 queue disc is the root queue disc of every port but the FPGA ports, in front of
+ * that device queue (with flow control). doc/wan-training.rst, "Router queues", says why the
+ * default is what it is.
+ */
+struct WanRouterQueue
+{
+    /** What holds a port's waiting frames (`type`). */
+    enum Type
+    {
+        DROP_TAIL,  //!< `"drop_tail"`: the device's FIFO only, no queue disc
+        QUEUE_DISC, //!< `"queue_disc"`: an ns-3 queue disc in front of the device's FIFO
+    };
+
+    /**
+     * The default `buffer_ms`: 10 ms of the port's rate, twice the 5 ms standing queue that
+     * CoDel (ns-3's default FqCoDel) keeps, and within the few to tens of ms of line rate that
+     * WAN router line cards buffer.
+     */
+    static constexpr double DEFAULT_BUFFER_MS = 10;
+    /** The largest `buffer_ms` accepted: a second of buffering, beyond any router's. */
+    static constexpr double MAX_BUFFER_MS = 1000;
+    /**
+     * The smallest device queue of any port, bytes: two of the largest frames a port carries
+     * (65535 IP bytes + the 2-byte PPP header), so that a slow port still holds a frame behind
+     * the one on the wire, coarse 64 KB frames included.
+     */
+    static constexpr uint32_t MIN_BUFFER_BYTES = 2 * (65535 + 2);
+
+    Type type{DROP_TAIL};               //!< `type`
+    double bufferMs{DEFAULT_BUFFER_MS}; //!< `buffer_ms`: device queue, ms of the port's rate
+    std::string queueDiscName;          //!< `name`: the queue disc's TypeId name (QUEUE_DISC)
+
+    /**
+     * @brief The device queue of a port: max(MIN_BUFFER_BYTES, ceil(bufferMs x rate / 8)) bytes
+     * of frames, at most 2^32 - 1 (an ns-3 QueueSize).
+     * @param capacityGbps the port's rate in Gbps (rounded to whole bit/s, as the DataRate is)
+     * @return the byte limit of its device queue
+     */
+    uint32_t GetBufferBytes(double capacityGbps) const;
+    /** @return the `type` as the JSON spells it: "drop_tail" or "queue_disc" */
+    std::string GetTypeName() const;
+};
+
+/**
+ * @ingroup wan-training
  * @brief A WAN of cities, links and island access links, parsed and validated from JSON.
  *
  * The topology has no ns-3 dependency: it is the input of both the packet simulation
@@ -274,6 +326,17 @@ class WanTopology
      *         or coarse frames on a topology whose links do not share one MTU
      */
     WanTopology WithFrameBytes(uint32_t frameBytes) const;
+    /**
+     * @return the queue model of every port (`defaults.router_queue`; drop-tail with
+     *         WanRouterQueue::DEFAULT_BUFFER_MS when the field is absent)
+     */
+    const WanRouterQueue& GetRouterQueue() const;
+    /**
+     * @param d a directed link index
+     * @return the byte limit of the device queue of its transmitting port
+     *         (WanRouterQueue::GetBufferBytes of its capacity)
+     */
+    uint32_t GetPortBufferBytes(uint32_t d) const;
 
   private:
     WanTopology() = default;
@@ -298,6 +361,7 @@ class WanTopology
     bool m_core{false};                                           //!< core capability
     uint32_t m_defaultMtu{0};                                     //!< defaults.mtu_bytes
     uint32_t m_frameBytes{0};                                     //!< defaults.frame_bytes
+    WanRouterQueue m_routerQueue;                                 //!< defaults.router_queue
 };
 
 } // namespace ns3
