@@ -22,7 +22,8 @@
  * configuration and the configuration errors back to its options.
  *
  * stdout: one summary table (every number computed in this run; no wall times, so the same
- * seed gives the same table); stderr: progress (rounds done, simulated and wall time).
+ * seed gives the same table); stderr: progress (each simulation's rounds in progress, percent of
+ * their bytes delivered and expected finish, every --progressInterval seconds; --quiet: none).
  * results/<run-id>/: config.json, topology.json, per mode MODE.json (TrainingResults) and
  * MODE-schedule.json, summary.{txt,csv,json}, rounds.csv, and plots (gnuplot scripts and PNG):
  * loss.png, consensus.png, link-utilization.png, round-times.png.

@@ -134,6 +134,7 @@ Run(int argc, char* argv[])
     std::string jobsText = "1";
     std::string localStepsText = "10";
     std::string simulator;
+    bool quiet = false;
 
     CommandLine cmd(__FILE__);
     cmd.Usage(
@@ -208,6 +209,10 @@ Run(int argc, char* argv[])
                  "run no simulation: read the results files the commands of --printJobs left "
                  "in --workDir",
                  config.collectOnly);
+    cmd.AddValue("quiet",
+                 "the simulations write no progress reports into their logs (wan-training-simulate "
+                 "--quiet)",
+                 quiet);
     cmd.Parse(argc, argv);
 
     uint64_t synthetic =
@@ -314,9 +319,9 @@ Run(int argc, char* argv[])
                  : fs::absolute(simulator))
                 .string();
         const std::string topologyPath = fs::absolute(topologyFile).string();
-        config.simulationCommand = [&config, topologyPath](const ScheduleSweep::Point& point,
-                                                           const std::string& schedule,
-                                                           const std::string& results) {
+        config.simulationCommand = [&config, topologyPath, quiet](const ScheduleSweep::Point& point,
+                                                                  const std::string& schedule,
+                                                                  const std::string& results) {
             std::vector<std::string> command{config.simulator,
                                              "--topology=" + topologyPath,
                                              "--schedule=" + schedule,
@@ -336,6 +341,10 @@ Run(int argc, char* argv[])
             if (config.overlap)
             {
                 command.push_back("--overlap=true");
+            }
+            if (quiet)
+            {
+                command.push_back("--quiet");
             }
             return command;
         };

@@ -45,7 +45,9 @@
  * Usage: wan-training-simulate --topology=FILE [--schedule=FILE | --scheduleKind=KIND]
  *          [--mode=unicast|multicast|aggregation|both|ring|tree] [--modelBytes=N]
  *          [--modelParameters=P] [--format=fp32|bf16|int8] [--overlap] [--rounds=N]
- *          [--seed=N] [--loss=P] [--out=FILE.json] [--pcap=DIR] ...   (--help lists every knob)
+ *          [--seed=N] [--loss=P] [--out=FILE.json] [--pcap=DIR] [--quiet] ...
+ *                                                                     (--help lists every knob)
+ * stderr: progress reports every --progressInterval seconds (TrainingProgress) unless --quiet.
  * Exit status: 0 every round completed (by every island that did not crash) and verified, 1
  * input error, 2 an average or a clique's contributors failed verification, 3 every completed
  * round verified but some rounds could not complete (the results JSON says why).

@@ -141,6 +141,7 @@ TrainingExperiment::SimulateMode(const ModeOutcome& outcome,
     {
         config.pcapDir = (std::filesystem::path(config.pcapDir) / name).string();
     }
+    config.progressLabel = m_config.name + ": " + name;
     TrainingRun run(m_topology, outcome.schedule, config);
     run.SetFaultLog(&std::cerr, m_config.name);
     run.Build();
@@ -152,10 +153,6 @@ TrainingExperiment::SimulateMode(const ModeOutcome& outcome,
         nlohmann::json::parse(outcome.schedule.ToJson(m_topology))["rounds"];
     recorded["predicted_xi_s"] = outcome.evaluation.xiS;
     run.GetResults().SetConfigJson(recorded.dump());
-    if (m_config.log != nullptr)
-    {
-        run.EnableProgress(*m_config.log, name);
-    }
     run.Run();
     run.GetResults().WriteFile((directory / (name + ".json")).string());
     Log(name + ": simulated in " + ExperimentReport::Format(run.GetWallSeconds(), 3) + " s wall");

@@ -64,7 +64,8 @@ class TrainingExperiment
         /** The capability sets whose optima are simulated after the modes (each clique by the
          *  algorithm it picked), in this order; each within the topology's capabilities */
         std::vector<CapabilitySet> capabilitySets;
-        TrainingRun::Config training;         //!< every simulation (the mode set per mode)
+        TrainingRun::Config training;         //!< every simulation (the mode set per mode;
+                                              //!< progress lines labelled "NAME: MODE")
         uint64_t modelParameters{0};          //!< P (0: S given in bytes), recorded
         double targetLossFraction{0.02};      //!< time to target: this x the initial loss
         ScheduleOptimizer::Options optimizer; //!< the schedule search of every mode
@@ -72,7 +73,7 @@ class TrainingExperiment
         std::string outDir{"results"};        //!< the directory of the run directory
         std::string runId;                    //!< the run directory (empty: UTC time)
         std::ostream* summary{nullptr};       //!< receives the table too (null: none)
-        std::ostream* log{nullptr};           //!< progress lines (null: none)
+        std::ostream* log{nullptr};           //!< the experiment's log lines (null: none)
 
         /** @return whether the outputs name the format and P: unless fp32 with S in bytes */
         bool NamesFormat() const;

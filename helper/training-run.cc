@@ -33,7 +33,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <iomanip>
 #include <iostream>
 #include <sstream>
 #include <system_error>
@@ -165,6 +164,12 @@ TrainingRun::Validate(const WanTopology& given,
         throw WanConfigError("maxRepairAttempts", "must be at least 1 (got '0')");
     }
     config.faults.Validate(topology, config.rounds);
+    if (!(config.progressIntervalS >= 0 && config.progressIntervalS <= 1e6))
+    {
+        throw WanConfigError("progressIntervalS",
+                             "must be a number of seconds in [0, 1e6] (got '" +
+                                 NumberText(config.progressIntervalS) + "')");
+    }
 
     if (!config.pcapDir.empty())
     {
@@ -205,6 +210,7 @@ TrainingRun::GetModeName() const
 TrainingRun::~TrainingRun()
 {
     NS_LOG_FUNCTION(this);
+    m_progress.reset();
     m_results.reset();
     m_apps = ApplicationContainer();
     if (m_faultInjector)
@@ -332,8 +338,6 @@ TrainingRun::Build()
     m_results->SetConfigJson(GetConfigJson().dump());
     m_results->SetFaultPlanJson(faults.ToJson(m_topology).dump());
 
-    m_roundsEnded.assign(m_config.rounds, 0);
-    m_roundsDone = 0;
     m_islandRoundsEnded.assign(m_apps.GetN(), 0);
     m_islandsDone = 0;
     for (auto app = m_apps.Begin(); app != m_apps.End(); ++app)
@@ -366,6 +370,26 @@ TrainingRun::Build()
     for (Time at : faults.GetLinkEventTimes())
     {
         m_faultInjector->ScheduleLinkState(at, faults.GetLinksDownAt(at));
+    }
+
+    if (m_config.progress)
+    {
+        // The denominators: what every island's receive streams hold once complete, planned
+        // as the islands plan.
+        ExchangePlanner::Config planning;
+        planning.format = m_config.format;
+        planning.modelBytes = m_config.modelBytes;
+        planning.chunkBytes = m_config.chunkBytes;
+        planning.parameterCount = m_config.parameterCount;
+        planning.streamRateBps = static_cast<double>(m_config.streamRate.GetBitRate());
+        m_progress = std::make_unique<TrainingProgress>(
+            m_apps,
+            TrainingProgress::GetPlannedBytes(ExchangePlanner(m_topology, m_schedule, planning),
+                                              m_schedule,
+                                              m_config.rounds),
+            *m_config.progress,
+            m_config.progressLabel,
+            m_config.progressIntervalS);
     }
 
     if (!m_config.pcapDir.empty())
@@ -407,16 +431,6 @@ TrainingRun::WriteCaptureInfo() const
 }
 
 void
-TrainingRun::EnableProgress(std::ostream& out,
-                            const std::string& label,
-                            std::chrono::milliseconds wallInterval)
-{
-    m_progress = &out;
-    m_progressLabel = label;
-    m_progressInterval = wallInterval;
-}
-
-void
 TrainingRun::Run()
 {
     NS_LOG_FUNCTION(this);
@@ -425,7 +439,10 @@ TrainingRun::Run()
         Build();
     }
     m_wallStart = std::chrono::steady_clock::now();
-    m_lastProgress = m_wallStart;
+    if (m_progress)
+    {
+        m_progress->Start();
+    }
     const Time limit = GetTimeLimit();
     m_stoppedByTimeLimit = false;
     if (m_islandsDone < m_apps.GetN())
@@ -435,6 +452,10 @@ TrainingRun::Run()
     }
     Simulator::Run();
     m_guardEvent.Cancel();
+    if (m_progress)
+    {
+        m_progress->Finish();
+    }
     m_results->Finish(limit.GetSeconds(), m_stoppedByTimeLimit);
     m_wallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - m_wallStart).count();
@@ -588,9 +609,8 @@ void
 TrainingRun::NoteRoundsEnded(uint32_t island, uint32_t first, uint32_t end)
 {
     // Every island ends every round (completed, abandoned, or crashed before it), idle ones
-    // (alone in their clique) included, in any order across cliques: a round is done once all
-    // of them have ended it.
-    if (first >= end || end > m_roundsEnded.size())
+    // (alone in their clique) included, in any order across cliques.
+    if (first >= end || end > m_config.rounds)
     {
         return;
     }
@@ -601,33 +621,6 @@ TrainingRun::NoteRoundsEnded(uint32_t island, uint32_t first, uint32_t end)
         // a cancelled guard would still advance the clock to the time limit.
         m_guardEvent.Remove();
     }
-    for (uint32_t round = first; round < end; ++round)
-    {
-        ++m_roundsEnded[round];
-    }
-    const uint32_t islands = m_topology.GetNCities();
-    bool advanced = false;
-    while (m_roundsDone < m_roundsEnded.size() && m_roundsEnded[m_roundsDone] == islands)
-    {
-        ++m_roundsDone;
-        advanced = true;
-    }
-    if (!advanced || !m_progress)
-    {
-        return;
-    }
-    auto now = std::chrono::steady_clock::now();
-    if (m_roundsDone < m_config.rounds && now - m_lastProgress < m_progressInterval)
-    {
-        return;
-    }
-    m_lastProgress = now;
-    std::ostringstream line;
-    line << m_progressLabel << ": round " << m_roundsDone << "/" << m_config.rounds
-         << " done, simulated " << std::fixed << std::setprecision(2)
-         << Simulator::Now().GetSeconds() << " s, wall " << std::setprecision(1)
-         << std::chrono::duration<double>(now - m_wallStart).count() << " s\n";
-    *m_progress << line.str() << std::flush;
 }
 
 nlohmann::json

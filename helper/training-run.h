@@ -13,6 +13,7 @@
 #include "link-load-model.h"
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
+#include "training-progress.h"
 #include "training-results.h"
 #include "wan-fault-injector.h"
 #include "wan-topology-helper.h"
@@ -120,6 +121,12 @@ class TrainingRun
         uint32_t pcapSnaplen{65535};         //!< bytes kept of each frame, in [70, 65535]
         uint32_t maxRepairAttempts{50};      //!< MaxRepairAttempts of the islands (>= 1)
         FaultPlan faults;                    //!< faults to inject (none by default)
+        /** Progress reports while Run() runs (TrainingProgress: percent of the bytes
+         *  delivered, expected finish), one line each; null: none. Not recorded: the results
+         *  are the same with and without. Must outlive Run(). */
+        std::ostream* progress{nullptr};
+        std::string progressLabel{"TrainingRun"}; //!< what every progress line starts with
+        double progressIntervalS{5};              //!< smallest wall time between two lines
     };
 
     /**
@@ -171,18 +178,6 @@ class TrainingRun
      *         too small for the schedule (multicast and both modes)
      */
     void Build();
-
-    /**
-     * @brief Report progress on a stream while Run() runs: after a round ends on every island
-     * (at most once per wall-clock interval, and always after the last round), one line with
-     * the label, rounds done, simulated time and wall time.
-     * @param out the stream (e.g. std::cerr); must outlive Run()
-     * @param label what the line starts with (e.g. "both")
-     * @param wallInterval the smallest wall-clock time between two lines
-     */
-    void EnableProgress(std::ostream& out,
-                        const std::string& label,
-                        std::chrono::milliseconds wallInterval = std::chrono::milliseconds(1000));
 
     /**
      * @brief Build() if not yet built, then run the simulation until every island is done or
@@ -270,7 +265,7 @@ class TrainingRun
      * @return the schedule with the forced mode on every clique, or as it is
      */
     static CliqueSchedule Resolve(const CliqueSchedule& schedule, const Config& config);
-    /** Print a progress line if due (RoundFinished sink). */
+    /** RoundFinished sink: the round ended on the island. */
     void OnRoundFinished(uint32_t island,
                          uint32_t round,
                          uint32_t clique,
@@ -283,8 +278,7 @@ class TrainingRun
     /** Crashed sink: the island's remaining rounds are over. */
     void OnCrashed(uint32_t island, uint32_t round);
     /**
-     * @brief Count rounds that ended on an island; report progress; remove the guard once every
-     * island is done.
+     * @brief Count rounds that ended on an island; remove the guard once every island is done.
      * @param island the island
      * @param first the first round that ended
      * @param end one past the last round that ended
@@ -307,29 +301,24 @@ class TrainingRun
     /** @brief Write SyncProtocol::CAPTURE_INFO_FILE into the capture directory. */
     void WriteCaptureInfo() const;
 
-    WanTopology m_topology;                               //!< the topology
-    CliqueSchedule m_schedule;                            //!< the schedule
-    Config m_config;                                      //!< the configuration
-    std::string m_faultLabel{"TrainingRun"};              //!< fault log line prefix
-    std::unique_ptr<WanTopologyHelper> m_scenario;        //!< the scenario
-    std::unique_ptr<PimMulticastHelper> m_pim;            //!< the multicast helper
-    ApplicationContainer m_apps;                          //!< the islands
-    std::unique_ptr<TrainingResults> m_results;           //!< the results recorder
-    std::ostream* m_progress{nullptr};                    //!< progress stream (null: none)
-    std::string m_progressLabel;                          //!< progress line label
-    std::chrono::milliseconds m_progressInterval{1000};   //!< smallest wall time between lines
-    std::chrono::steady_clock::time_point m_wallStart;    //!< when Run() started
-    std::chrono::steady_clock::time_point m_lastProgress; //!< when the last line was printed
-    std::vector<uint32_t> m_roundsEnded;                  //!< islands that ended each round
-    uint32_t m_roundsDone{0};                             //!< rounds ended on every island
-    std::vector<uint32_t> m_islandRoundsEnded;            //!< rounds ended, by island
-    uint32_t m_islandsDone{0};                            //!< islands that ended every round
-    double m_wallSeconds{0};                              //!< wall time of Run()
-    std::vector<Ptr<WanFaultErrorModel>> m_faultModels;   //!< by WAN directed link
-    Ptr<WanFaultInjector> m_faultInjector;                //!< applies the link-state schedule
-    std::ostream* m_faultLog;                             //!< fault event lines (null: none)
-    EventId m_guardEvent;                                 //!< the time limit
-    bool m_stoppedByTimeLimit{false};                     //!< whether the limit stopped Run()
+    WanTopology m_topology;                             //!< the topology
+    CliqueSchedule m_schedule;                          //!< the schedule
+    Config m_config;                                    //!< the configuration
+    std::string m_faultLabel{"TrainingRun"};            //!< fault log line prefix
+    std::unique_ptr<WanTopologyHelper> m_scenario;      //!< the scenario
+    std::unique_ptr<PimMulticastHelper> m_pim;          //!< the multicast helper
+    ApplicationContainer m_apps;                        //!< the islands
+    std::unique_ptr<TrainingResults> m_results;         //!< the results recorder
+    std::unique_ptr<TrainingProgress> m_progress;       //!< progress reports (null: none)
+    std::chrono::steady_clock::time_point m_wallStart;  //!< when Run() started
+    std::vector<uint32_t> m_islandRoundsEnded;          //!< rounds ended, by island
+    uint32_t m_islandsDone{0};                          //!< islands that ended every round
+    double m_wallSeconds{0};                            //!< wall time of Run()
+    std::vector<Ptr<WanFaultErrorModel>> m_faultModels; //!< by WAN directed link
+    Ptr<WanFaultInjector> m_faultInjector;              //!< applies the link-state schedule
+    std::ostream* m_faultLog;                           //!< fault event lines (null: none)
+    EventId m_guardEvent;                               //!< the time limit
+    bool m_stoppedByTimeLimit{false};                   //!< whether the limit stopped Run()
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@
 
 #include "ns3/command-line.h"
 
+#include <iostream>
 #include <limits>
 
 namespace ns3
@@ -78,6 +79,14 @@ TrainingOptions::AddValues(CommandLine& cmd)
                  "did not complete (s, ms, us, ns; 0 derives a generous limit from the "
                  "configuration)",
                  faults.timeLimit);
+    cmd.AddValue("quiet",
+                 "no progress reports on stderr (by default, every --progressInterval seconds: "
+                 "the rounds in progress, the percent of their bytes delivered, the expected "
+                 "finish)",
+                 quiet);
+    cmd.AddValue("progressInterval",
+                 "wall seconds between two progress reports, in [0, 1e6]",
+                 progressInterval);
 }
 
 void
@@ -140,6 +149,14 @@ TrainingOptions::Parse(const std::string& program, TrainingRun::Config& config) 
                                          seed,
                                          1,
                                          std::numeric_limits<uint32_t>::max()));
+    config.progress = quiet ? nullptr : &std::cerr;
+    config.progressLabel = program;
+    config.progressIntervalS = CommandLineValues::ParseNumberInRange(program,
+                                                                     "--progressInterval",
+                                                                     progressInterval,
+                                                                     0,
+                                                                     1e6,
+                                                                     false);
 }
 
 ModelSizeOptions::Size
@@ -174,6 +191,7 @@ TrainingOptions::GetFieldOptions()
         {"faults.reorderRate", "--reorder"},
         {"faults.reorderDelay", "--reorderDelay"},
         {"faults.timeLimit", "--timeLimit"},
+        {"progressIntervalS", "--progressInterval"},
     };
     return options;
 }

@@ -38,9 +38,9 @@ class TrainingOptions
     /**
      * @brief Add --topology, --modelBytes, --modelParameters, --format, --rounds, --seed, the
      * training knobs (--parameterCount, --localSteps, --stepTime, --learningRate,
-     * --heterogeneity, --loss, --pcapSnaplen, --frameBytes) and the fault knobs (--linkDown,
-     * --crash,
-     * --straggler, --duplicate, --reorder, --reorderDelay, --timeLimit) with their help texts.
+     * --heterogeneity, --loss, --pcapSnaplen, --frameBytes), the fault knobs (--linkDown,
+     * --crash, --straggler, --duplicate, --reorder, --reorderDelay, --timeLimit) and the
+     * progress reports (--quiet, --progressInterval) with their help texts.
      * @param cmd the command line; this object must outlive cmd.Parse()
      */
     void AddValues(CommandLine& cmd);
@@ -54,7 +54,8 @@ class TrainingOptions
     /**
      * @brief Parse the options into a configuration (the other fields stay): the mode (when
      * AddMode() was called and --mode given; else config.mode stays as it is), modelBytes, rounds,
-     * the training knobs and the seed, in this order.
+     * the training knobs, the seed and the progress reports (on std::cerr, labelled program,
+     * unless --quiet), in this order.
      * @param program the name that error messages start with
      * @param config receives the values
      * @throws WanInputError naming program, the option and the reason for a malformed value or
@@ -94,8 +95,10 @@ class TrainingOptions
     std::string heterogeneity{"1"};                            //!< --heterogeneity
     std::string loss{"0"};                                     //!< --loss
     std::string pcapSnaplen{"65535"};                          //!< --pcapSnaplen
-    std::string frameBytes;  //!< --frameBytes (empty: the topology's)
-    FaultPlan::Texts faults; //!< the fault knobs
+    std::string frameBytes;            //!< --frameBytes (empty: the topology's)
+    FaultPlan::Texts faults;           //!< the fault knobs
+    bool quiet{false};                 //!< --quiet: no progress reports
+    std::string progressInterval{"5"}; //!< --progressInterval (s)
 
   private:
     bool m_withMode{false}; //!< whether --mode was added

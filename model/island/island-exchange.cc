@@ -574,6 +574,42 @@ IslandExchange::GetReceiveTiming(const ExchangePlan& plan, uint32_t source) cons
     return timing;
 }
 
+uint64_t
+IslandExchange::GetReceiveBytes(const ExchangePlan& plan) const
+{
+    uint64_t bytes = 0;
+    for (const ReceiveRange& range : GetReceiveRanges(plan))
+    {
+        for (uint32_t chunk = range.first; chunk < range.end; ++chunk)
+        {
+            bytes += plan.GetPayloadBytes(chunk);
+        }
+    }
+    return bytes;
+}
+
+uint64_t
+IslandExchange::GetHeldBytes() const
+{
+    if (!m_rx)
+    {
+        return 0;
+    }
+    const ExchangePlan& plan = GetPlan();
+    const uint32_t last = plan.chunkCount - 1;
+    uint64_t bytes = 0;
+    for (const auto& [key, stream] : m_rx->streams)
+    {
+        // Every chunk carries chunkBytes but the last, which carries the rest.
+        bytes += stream.GetHeldCount() * plan.chunkBytes;
+        if (plan.chunkCount > 0 && stream.Holds(last))
+        {
+            bytes -= plan.chunkBytes - plan.GetPayloadBytes(last);
+        }
+    }
+    return bytes;
+}
+
 void
 IslandExchange::AddReceiveStream(uint32_t key,
                                  uint32_t source,

@@ -244,6 +244,36 @@ class IslandExchange : public Object
     std::vector<uint32_t> GetAwaited() const;
     /** @return the members some of whose chunks are in the round's sums */
     virtual uint64_t GetHeldFrom() const;
+
+    /** One receive stream of a plan: whose chunks, and which. */
+    struct ReceiveRange
+    {
+        uint32_t key{0};    //!< the stream's key (contributor, or ring step)
+        uint32_t source{0}; //!< the contributor (ring mode: the predecessor)
+        uint32_t step{0};   //!< ring mode: the step (0 otherwise)
+        uint32_t first{0};  //!< the stream's first chunk
+        uint32_t end{0};    //!< one past its last chunk
+    };
+
+    /**
+     * @brief The receive streams an island has in a round (what its receive side is made of):
+     * one per other member in the star modes and at a tree's root, the root's totals at the
+     * other tree members, one per step in the ring.
+     * @param plan the round's plan for the island
+     * @return the streams (none for an idle island or one alone)
+     */
+    virtual std::vector<ReceiveRange> GetReceiveRanges(const ExchangePlan& plan) const = 0;
+    /**
+     * @param plan the round's plan for the island
+     * @return the model bytes its receive streams hold once complete (the payload bytes of
+     *         every chunk of every stream of GetReceiveRanges)
+     */
+    uint64_t GetReceiveBytes(const ExchangePlan& plan) const;
+    /**
+     * @return the model bytes the round's receive streams hold now (the payload bytes of the
+     *         chunks held; 0 without a receive side)
+     */
+    uint64_t GetHeldBytes() const;
     /**
      * @return how long the receive side still takes at its planned rates (the slowest of its
      *         streams; Time::Max() while one has not started), or none when its streams do not

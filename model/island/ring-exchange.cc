@@ -304,21 +304,36 @@ RingExchange::Average(const ExchangePlan& plan,
     }
 }
 
+std::vector<IslandExchange::ReceiveRange>
+RingExchange::GetReceiveRanges(const ExchangePlan& plan) const
+{
+    std::vector<ReceiveRange> ranges;
+    if (plan.ring.size() < 2)
+    {
+        return ranges;
+    }
+    const uint32_t predecessorPosition = GetPredecessorPosition(plan);
+    for (uint32_t step = 0; step < GetSteps(plan); ++step)
+    {
+        auto [first, end] = GetStepChunks(plan, predecessorPosition, step);
+        ranges.push_back({step, plan.predecessor, step, first, end});
+    }
+    return ranges;
+}
+
 void
 RingExchange::AddReceiveStreams(const ExchangePlan& plan)
 {
     m_sums.partial.assign(plan.parameterCount, 0.0F);
     m_sums.reduced.assign(plan.parameterCount, 0.0F);
-    const uint32_t predecessorPosition = GetPredecessorPosition(plan);
-    for (uint32_t step = 0; step < GetSteps(plan); ++step)
+    for (const ReceiveRange& range : GetReceiveRanges(plan))
     {
-        auto [first, end] = GetStepChunks(plan, predecessorPosition, step);
-        AddReceiveStream(step,
-                         plan.predecessor,
-                         step,
-                         first,
-                         end,
-                         GetReceiveTiming(plan, plan.predecessor));
+        AddReceiveStream(range.key,
+                         range.source,
+                         range.step,
+                         range.first,
+                         range.end,
+                         GetReceiveTiming(plan, range.source));
     }
 }
 

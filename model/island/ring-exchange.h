@@ -165,6 +165,8 @@ class RingExchange : public IslandExchange
                                  uint32_t offset,
                                  uint32_t count) const;
 
+    std::vector<ReceiveRange> GetReceiveRanges(const ExchangePlan& plan) const override;
+
   protected:
     void AddReceiveStreams(const ExchangePlan& plan) override;
     void AddSendStreams(const ExchangePlan& plan) override;

@@ -129,6 +129,13 @@ RoundExchanges::GetHeldFrom(uint32_t round) const
     return exchange ? exchange->GetHeldFrom() : 0;
 }
 
+uint64_t
+RoundExchanges::GetHeldBytes(uint32_t round) const
+{
+    Ptr<IslandExchange> exchange = Find(round);
+    return exchange ? exchange->GetHeldBytes() : 0;
+}
+
 std::vector<uint32_t>
 RoundExchanges::GetAwaited(uint32_t round) const
 {

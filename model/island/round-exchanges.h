@@ -79,6 +79,12 @@ class RoundExchanges
     uint64_t GetHeldFrom(uint32_t round) const;
     /**
      * @param round a round
+     * @return the model bytes its receive streams hold (IslandExchange::GetHeldBytes; 0
+     *         without an exchange)
+     */
+    uint64_t GetHeldBytes(uint32_t round) const;
+    /**
+     * @param round a round
      * @return the members its exchange waits for now
      */
     std::vector<uint32_t> GetAwaited(uint32_t round) const;

@@ -112,16 +112,32 @@ StarExchange::Average(const ExchangePlan& plan,
     }
 }
 
+std::vector<IslandExchange::ReceiveRange>
+StarExchange::GetReceiveRanges(const ExchangePlan& plan) const
+{
+    std::vector<ReceiveRange> ranges;
+    for (uint32_t other : plan.members)
+    {
+        if (other != plan.island)
+        {
+            ranges.push_back({other, other, 0, 0, plan.chunkCount});
+        }
+    }
+    return ranges;
+}
+
 void
 StarExchange::AddReceiveStreams(const ExchangePlan& plan)
 {
     m_sum.assign(plan.parameterCount, 0.0);
-    for (uint32_t other : plan.members)
+    for (const ReceiveRange& range : GetReceiveRanges(plan))
     {
-        if (other != m_ctx.island)
-        {
-            AddReceiveStream(other, other, 0, 0, plan.chunkCount, GetReceiveTiming(plan, other));
-        }
+        AddReceiveStream(range.key,
+                         range.source,
+                         range.step,
+                         range.first,
+                         range.end,
+                         GetReceiveTiming(plan, range.source));
     }
 }
 

@@ -482,6 +482,12 @@ TrainingIslandApplication::BuildPlans()
     m_membership->SetCallbacks(callbacks);
 }
 
+uint64_t
+TrainingIslandApplication::GetHeldBytes(uint32_t round) const
+{
+    return m_exchanges ? m_exchanges->GetHeldBytes(round) : 0;
+}
+
 const ExchangePlan&
 TrainingIslandApplication::GetPlan(uint32_t round) const
 {

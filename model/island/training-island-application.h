@@ -159,6 +159,12 @@ class TrainingIslandApplication : public Application
      *         mode is not ring or the header is no chunk of a step of that ring
      */
     uint32_t GetRingStep(const IslandSyncHeader& header) const;
+    /**
+     * @param round a round
+     * @return the model bytes its receive streams hold now (IslandExchange::GetHeldBytes: 0
+     *         before its exchange exists and after its receive side is released)
+     */
+    uint64_t GetHeldBytes(uint32_t round) const;
 
     /** What the island counted of its transport. */
     struct Counters

@@ -245,6 +245,20 @@ TreeExchange::GetHeldFrom() const
                : 0;
 }
 
+std::vector<IslandExchange::ReceiveRange>
+TreeExchange::GetReceiveRanges(const ExchangePlan& plan) const
+{
+    if (plan.island == plan.treeRoot)
+    {
+        return StarExchange::GetReceiveRanges(plan);
+    }
+    if (plan.members.size() < 2)
+    {
+        return {};
+    }
+    return {{plan.treeRoot, plan.treeRoot, 0, 0, plan.chunkCount}};
+}
+
 void
 TreeExchange::AddReceiveStreams(const ExchangePlan& plan)
 {
@@ -264,7 +278,10 @@ TreeExchange::AddReceiveStreams(const ExchangePlan& plan)
     }
     ReceiveStream::Timing timing = GetReceiveTiming(plan, plan.treeRoot);
     timing.patience += m_ctx.aggregationTimeout + farthest;
-    AddReceiveStream(plan.treeRoot, plan.treeRoot, 0, 0, plan.chunkCount, timing);
+    for (const ReceiveRange& range : GetReceiveRanges(plan))
+    {
+        AddReceiveStream(range.key, range.source, range.step, range.first, range.end, timing);
+    }
 }
 
 void

@@ -86,6 +86,7 @@ class TreeExchange : public MulticastExchange
     void FitToView() override;
     uint64_t GetHeldFrom() const override;
     std::optional<Time> GetReceiveTimeLeft() const override;
+    std::vector<ReceiveRange> GetReceiveRanges(const ExchangePlan& plan) const override;
 
   protected:
     void AddReceiveStreams(const ExchangePlan& plan) override;
