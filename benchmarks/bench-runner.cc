@@ -524,6 +524,9 @@ BenchRunner::RunCoarse()
         result["comm_to_model"] = V::NumberOrNull(V::Number(result, "comm_s") / modelCommS);
         result["wall_per_comm"] =
             V::NumberOrNull(V::Number(result, "wall_s") / V::Number(result, "comm_s"));
+        // The same with the CPU seconds of Simulator::Run(): a cross-check on a busy machine.
+        result["cpu_per_comm"] =
+            V::NumberOrNull(V::Number(result, "cpu_s") / V::Number(result, "comm_s"));
         m_coarse.push_back(result);
     };
     for (CapabilityMode mode : m_coarseModes)
@@ -739,6 +742,7 @@ BenchRunner::PrintCoarse(std::ostream& out) const
     cell("wall s", 9);
     cell("comm s", 9);
     cell("wall/comm", 10);
+    cell("cpu/comm", 9);
     cell("model s", 9);
     cell("wire/model", 11);
     cell("comm/model", 11);
@@ -753,6 +757,7 @@ BenchRunner::PrintCoarse(std::ostream& out) const
         cell(V::Fixed(V::Number(row, "wall_s"), 1), 9);
         cell(V::Fixed(V::Number(row, "comm_s"), 3), 9);
         cell(V::Fixed(V::Number(row, "wall_per_comm"), 3), 10);
+        cell(V::Fixed(V::Number(row, "cpu_per_comm"), 3), 9);
         cell(V::Fixed(V::Number(row, "model_comm_s"), 3), 9);
         cell(V::Fixed(V::Number(row, "wire_per_model_byte"), 5), 11);
         cell(V::Fixed(V::Number(row, "comm_to_model"), 4), 11);

@@ -8,6 +8,8 @@
 
 #include "bench-values.h"
 
+#include "ns3/log.h"
+
 #include <cmath>
 #include <iomanip>
 #include <limits>
@@ -15,6 +17,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingBenchTargets");
 
 namespace
 {

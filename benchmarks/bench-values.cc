@@ -6,6 +6,8 @@
 
 #include "bench-values.h"
 
+#include "ns3/log.h"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -14,6 +16,8 @@
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingBenchValues");
 
 double
 BenchValues::Number(const nlohmann::json& json, const std::string& key)
