@@ -13,6 +13,7 @@
 #include "synthetic-topology.h"
 #include "traffic-recorder.h"
 #include "training-results.h"
+#include "training-run-summary.h"
 #include "training-run.h"
 #include "wan-input-error.h"
 
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <random>
 #include <set>
 #include <sstream>
@@ -141,20 +143,43 @@ BenchCase::ToCommandLine(const Arguments& arguments)
     {
         args.push_back("--oursResult=" + arguments.oursResult);
     }
+    if (arguments.coarseFrames)
+    {
+        args.emplace_back("--coarseFrames=1");
+    }
     return args;
+}
+
+WanTopology
+BenchCase::MakeCoarseTopology(const std::string& json, const std::string& sourceName)
+{
+    return WanTopology::Parse(json, sourceName).WithFrameBytes(COARSE_FRAME_BYTES);
 }
 
 WanTopology
 BenchCase::LoadTopology(const Arguments& arguments)
 {
+    SyntheticTopology::Options options;
+    options.islands = arguments.syntheticIslands;
+    options.seed = 1;
+    if (!arguments.coarseFrames)
+    {
+        return arguments.syntheticIslands > 0 ? SyntheticTopology::Generate(options)
+                                              : WanTopology::LoadFile(arguments.topologyFile);
+    }
     if (arguments.syntheticIslands > 0)
     {
-        SyntheticTopology::Options options;
-        options.islands = arguments.syntheticIslands;
-        options.seed = 1;
-        return SyntheticTopology::Generate(options);
+        return MakeCoarseTopology(SyntheticTopology::GenerateJson(options),
+                                  "synthetic-" + std::to_string(options.islands) + "-seed-" +
+                                      std::to_string(options.seed));
     }
-    return WanTopology::LoadFile(arguments.topologyFile);
+    std::ifstream in(arguments.topologyFile);
+    if (!in)
+    {
+        throw WanInputError(PROGRAM, "--topology", "cannot read '" + arguments.topologyFile + "'");
+    }
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    return MakeCoarseTopology(text, arguments.topologyFile);
 }
 
 nlohmann::json
@@ -208,13 +233,21 @@ BenchCase::RunOurs(const Arguments& arguments)
     std::vector<uint64_t> links;
     uint64_t hops = 0;
     uint64_t drops = 0;
+    uint64_t wireBytes = 0;
+    uint64_t linkModelBytes = 0;
     for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
     {
         const TrainingResults::LinkCounters& counters = results.GetLinkCounters(d);
         links.push_back(counters.packets);
         hops += counters.packets;
         drops += counters.queueDrops + counters.errorDrops;
+        wireBytes += counters.bytes;
+        linkModelBytes += counters.modelBytes;
     }
+    // The round's communication time and the schedule model's, as the results file has them.
+    const TrainingRunSummary summary =
+        TrainingRunSummary::Parse(results.GetWriter().ToJson(), "the results of the case");
+    const TrainingRunSummary::Round& round = summary.rounds.front();
     double wallS = run.GetWallSeconds();
     nlohmann::json result = {
         {"kind", "ours"},
@@ -234,10 +267,16 @@ BenchCase::RunOurs(const Arguments& arguments)
         {"drops", drops},
         {"resent_chunks", recorder.GetResentChunks()},
         {"rounds_verified", results.GetRoundsVerified()},
-        {"passed", run.Passed()},
+        {"comm_s", round.commS ? nlohmann::json(*round.commS) : nlohmann::json(nullptr)},
+        {"predicted_comm_s", round.predictedCommS},
+        {"wire_bytes", wireBytes},
+        {"link_model_bytes", linkModelBytes},
+        {"passed", run.Passed() && round.commS.has_value()},
         {"link_packets", links},
         {"topology_file", arguments.topologyFile},
         {"synthetic_islands", arguments.syntheticIslands},
+        {"coarse_frames", arguments.coarseFrames},
+        {"mtu_bytes", topology.GetDefaultMtuBytes()},
         {"traffic", PlainNs3Baseline::ToJson(recorder.GetTraffic())},
     };
     return result;
@@ -257,6 +296,7 @@ BenchCase::RunPlain(const Arguments& arguments)
     Arguments source = arguments;
     source.topologyFile = ours.at("topology_file").get<std::string>();
     source.syntheticIslands = ours.at("synthetic_islands").get<uint32_t>();
+    source.coarseFrames = ours.value("coarse_frames", false);
     WanTopology topology = LoadTopology(source);
     CliqueSchedule schedule = CliqueSchedule::AllReduce(topology.GetNCities());
     PlainNs3Baseline::Traffic traffic = PlainNs3Baseline::FromJson(ours.at("traffic"));

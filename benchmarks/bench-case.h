@@ -28,7 +28,10 @@ namespace ns3
  *   (one TrainingIslandApplication per island, FPGAs and trees as the mode needs, the results
  *   recorder); the result holds the wall and CPU seconds of TrainingRun::Run(), simulated
  *   seconds, packet-hops (the sum over directed links of TrainingResults' packets), events
- *   executed (Simulator::GetEventCount), and the traffic TrafficRecorder saw, for `plain`;
+ *   executed (Simulator::GetEventCount), the round's simulated communication time and the
+ *   schedule model's prediction of it (TrainingRunSummary's `comm_s`, `predicted_comm_s`), the
+ *   bytes on the wire and the model bytes over every link, and the traffic TrafficRecorder saw,
+ *   for `plain`; with coarseFrames on the topology of MakeCoarseTopology;
  * - `plain`: the traffic of an `ours` result replayed by PlainNs3Baseline;
  * - `evaluate`: ScheduleOptimizer::GetXi on distinct random schedules of the topology
  *   (period 1 to 4, each a fresh Xi computation, never a cache hit) for at least a given
@@ -52,7 +55,23 @@ class BenchCase
         double seconds{1};          //!< the least wall time to measure (evaluate)
         uint64_t maxEvaluations{0}; //!< optimize: Xi evaluations (0: the default)
         std::string oursResult;     //!< plain: the result file of the `ours` case to replay
+        bool coarseFrames{false};   //!< ours: simulation frames of COARSE_FRAME_BYTES
+                                    //!< (MakeCoarseTopology)
     };
+
+    /** IP bytes of one coarse simulation frame (the `coarse` cases of BenchRunner):
+     *  WanTopology::GetFrameBytes, 7 frames of 9000 bytes. */
+    static constexpr uint32_t COARSE_FRAME_BYTES = 64000;
+
+    /**
+     * @brief The topology of a coarse case: the given one with simulation frames of
+     * COARSE_FRAME_BYTES (WanTopology::WithFrameBytes; doc/wan-training.rst, "Coarse frames").
+     * @param json the topology document
+     * @param sourceName its name in error messages
+     * @return the topology with coarse frames
+     * @throws WanInputError when the document is not a valid topology
+     */
+    static WanTopology MakeCoarseTopology(const std::string& json, const std::string& sourceName);
 
     /**
      * @param arguments a case

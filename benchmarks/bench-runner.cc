@@ -6,12 +6,14 @@
 
 #include "bench-runner.h"
 
+#include "bench-values.h"
 #include "child-process-pool.h"
 #include "command-line-values.h"
 #include "wan-input-error.h"
 
 #include "ns3/log.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -32,77 +34,10 @@ NS_LOG_COMPONENT_DEFINE("WanTrainingBenchRunner");
 namespace
 {
 
+using V = BenchValues;
+
 /** The program name error messages start with. */
 const std::string PROGRAM = "wan-bench";
-
-/**
- * @param bytes a size
- * @return it in decimal units ("64 MB", "1 GB", "500 kB")
- */
-std::string
-BytesText(double bytes)
-{
-    std::ostringstream out;
-    if (bytes >= 1e9)
-    {
-        out << bytes / 1e9 << " GB";
-    }
-    else if (bytes >= 1e6)
-    {
-        out << bytes / 1e6 << " MB";
-    }
-    else if (bytes >= 1e3)
-    {
-        out << bytes / 1e3 << " kB";
-    }
-    else
-    {
-        out << bytes << " B";
-    }
-    return out.str();
-}
-
-/**
- * @param value a number
- * @param precision digits after the point
- * @return it in fixed notation, or "-" when it is not finite
- */
-std::string
-Fixed(double value, int precision)
-{
-    if (!std::isfinite(value))
-    {
-        return "-";
-    }
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(precision) << value;
-    return out.str();
-}
-
-/**
- * @param json a case result
- * @param key a numeric field
- * @return its value, NaN when the case failed or lacks it
- */
-double
-Number(const nlohmann::json& json, const std::string& key)
-{
-    if (!json.is_object() || !json.contains(key) || !json.at(key).is_number())
-    {
-        return std::numeric_limits<double>::quiet_NaN();
-    }
-    return json.at(key).get<double>();
-}
-
-/**
- * @param json a case result
- * @return whether the case ran and passed its own checks
- */
-bool
-Passed(const nlohmann::json& json)
-{
-    return json.is_object() && json.value("passed", false);
-}
 
 /**
  * @param json a failed case result
@@ -124,8 +59,8 @@ struct Repetitions
     /** @param result a run that passed */
     void Add(nlohmann::json result)
     {
-        walls.push_back(Number(result, "wall_s"));
-        if (best.is_null() || Number(result, "wall_s") < Number(best, "wall_s"))
+        walls.push_back(V::Number(result, "wall_s"));
+        if (best.is_null() || V::Number(result, "wall_s") < V::Number(best, "wall_s"))
         {
             best = std::move(result);
         }
@@ -205,12 +140,18 @@ BenchRunner::BenchRunner(const Options& options)
 {
     using M = CapabilityMode;
     std::vector<M> modes{M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING, M::TREE};
+    // The scale target compares medians of alternating runs, in every profile.
+    const uint32_t scaleRepeat = 3;
     switch (options.profile)
     {
     case Profile::FULL:
         m_sizes = {64000000, 256000000, 1000000000};
         m_scaleIslands = {16, 32, 64};
         m_scaleBytes = 4000000;
+        m_coarseModes = {M::BOTH, M::UNICAST};
+        m_coarseBytes = 10000000000;
+        m_coarseSyntheticModes = {M::BOTH, M::TREE};
+        m_coarseSyntheticBytes = 1000000000;
         m_evaluateModes = {M::UNICAST, M::BOTH};
         m_evaluateSeconds = 2;
         m_optimize9Modes = GetAllCapabilityModes();
@@ -245,9 +186,31 @@ BenchRunner::BenchRunner(const Options& options)
     {
         m_options.repeat = options.profile == Profile::QUICK ? 2 : 1;
     }
+    m_scaleRepeat = std::max(scaleRepeat, m_options.repeat);
+    const Sections& run = m_options.sections;
+    if (!run.simulation)
+    {
+        m_sizes.clear();
+    }
+    if (!run.optimizer)
+    {
+        m_evaluateModes.clear();
+        m_optimize9Modes.clear();
+        m_optimize32Modes.clear();
+    }
+    if (!run.scale)
+    {
+        m_scaleIslands.clear();
+    }
+    if (!run.coarse)
+    {
+        m_coarseModes.clear();
+        m_coarseSyntheticModes.clear();
+    }
     m_casesTotal = static_cast<uint32_t>(2 * m_options.modes.size() * m_sizes.size() +
                                          m_evaluateModes.size() + m_optimize9Modes.size() +
-                                         m_optimize32Modes.size() + 2 * m_scaleIslands.size());
+                                         m_optimize32Modes.size() + 2 * m_scaleIslands.size() +
+                                         m_coarseModes.size() + m_coarseSyntheticModes.size());
 }
 
 nlohmann::json
@@ -298,13 +261,13 @@ BenchRunner::RunCase(const BenchCase::Arguments& arguments,
         std::string resultFile =
             m_caseDir + "/case-" + std::to_string(m_casesRun) + "-" + std::to_string(r) + ".json";
         nlohmann::json result = RunProcess(arguments, resultFile);
-        if (!Passed(result))
+        if (!V::Passed(result))
         {
             m_allPassed = false;
             std::cerr << FailureText(result);
             return result;
         }
-        std::cerr << " " << Fixed(Number(result, "process_wall_s"), 1) << " s" << std::flush;
+        std::cerr << " " << V::Fixed(V::Number(result, "process_wall_s"), 1) << " s" << std::flush;
         runs.Add(std::move(result));
     }
     std::cerr << "\n";
@@ -336,7 +299,7 @@ BenchRunner::RunPair(const BenchCase::Arguments& arguments,
             std::string resultFile = m_caseDir + "/case-" + std::to_string(oursCase + side) + "-" +
                                      std::to_string(r) + ".json";
             nlohmann::json result = RunProcess(run, resultFile);
-            if (!Passed(result))
+            if (!V::Passed(result))
             {
                 m_allPassed = false;
                 std::cerr << " " << names[side] << FailureText(result);
@@ -347,8 +310,8 @@ BenchRunner::RunPair(const BenchCase::Arguments& arguments,
                 // Ours keeps the runs it made, this repetition's included.
                 return {runs[0].Finish(), result};
             }
-            std::cerr << " " << names[side] << " " << Fixed(Number(result, "process_wall_s"), 1)
-                      << " s" << std::flush;
+            std::cerr << " " << names[side] << " "
+                      << V::Fixed(V::Number(result, "process_wall_s"), 1) << " s" << std::flush;
             oursFile = resultFile;
             runs[side].Add(std::move(result));
         }
@@ -364,9 +327,14 @@ BenchRunner::RunSimulation()
     m_memory = nlohmann::json::array();
     for (CapabilityMode mode : m_options.modes)
     {
+        if (m_sizes.empty())
+        {
+            break;
+        }
         std::string modeName = CapabilityModeToString(mode);
         nlohmann::json first;
         nlohmann::json last;
+        double largestRssRatio = 0;
         for (uint64_t size : m_sizes)
         {
             BenchCase::Arguments ours;
@@ -376,10 +344,18 @@ BenchRunner::RunSimulation()
             ours.modelBytes = size;
             auto [oursResult, plainResult] =
                 RunPair(ours,
-                        modeName + " " + BytesText(static_cast<double>(size)),
+                        modeName + " " + V::BytesText(static_cast<double>(size)),
                         m_options.repeat);
-            double ratio = Number(oursResult, "wall_s") / Number(plainResult, "wall_s");
-            double cpuRatio = Number(oursResult, "cpu_s") / Number(plainResult, "cpu_s");
+            double ratio = V::Number(oursResult, "wall_s") / V::Number(plainResult, "wall_s");
+            double cpuRatio = V::Number(oursResult, "cpu_s") / V::Number(plainResult, "cpu_s");
+            double rssRatio =
+                V::Passed(oursResult) && V::Passed(plainResult)
+                    ? V::Number(oursResult, "peak_rss_mb") / V::Number(plainResult, "peak_rss_mb")
+                    : std::numeric_limits<double>::quiet_NaN();
+            // NaN (a failed case) stays NaN: the target is then not met.
+            largestRssRatio = std::isnan(largestRssRatio) || std::isnan(rssRatio)
+                                  ? std::numeric_limits<double>::quiet_NaN()
+                                  : std::max(largestRssRatio, rssRatio);
             oursResult.erase("traffic");
             oursResult.erase("link_packets");
             plainResult.erase("link_packets");
@@ -388,7 +364,8 @@ BenchRunner::RunSimulation()
                                   {"ours", oursResult},
                                   {"plain", plainResult},
                                   {"wall_ratio", ratio},
-                                  {"cpu_ratio", cpuRatio}};
+                                  {"cpu_ratio", cpuRatio},
+                                  {"rss_ratio", V::NumberOrNull(rssRatio)}};
             if (first.is_null())
             {
                 first = row;
@@ -396,20 +373,23 @@ BenchRunner::RunSimulation()
             last = row;
             m_simulation.push_back(row);
         }
-        double small = Number(first.at("ours"), "peak_rss_mb");
-        double large = Number(last.at("ours"), "peak_rss_mb");
-        if (!Passed(first.at("ours")) || !Passed(last.at("ours")))
+        double small = V::Number(first.at("ours"), "peak_rss_mb");
+        double large = V::Number(last.at("ours"), "peak_rss_mb");
+        if (!V::Passed(first.at("ours")) || !V::Passed(last.at("ours")))
         {
             small = large = std::numeric_limits<double>::quiet_NaN();
         }
-        m_memory.push_back({{"mode", modeName},
-                            {"small_model_bytes", first.at("model_bytes")},
-                            {"large_model_bytes", last.at("model_bytes")},
-                            {"small_peak_rss_mb", small},
-                            {"large_peak_rss_mb", large},
-                            {"small_plain_peak_rss_mb", Number(first.at("plain"), "peak_rss_mb")},
-                            {"large_plain_peak_rss_mb", Number(last.at("plain"), "peak_rss_mb")},
-                            {"ratio", large / small}});
+        m_memory.push_back(
+            {{"mode", modeName},
+             {"small_model_bytes", first.at("model_bytes")},
+             {"large_model_bytes", last.at("model_bytes")},
+             {"small_peak_rss_mb", small},
+             {"large_peak_rss_mb", large},
+             {"small_plain_peak_rss_mb", V::Number(first.at("plain"), "peak_rss_mb")},
+             {"large_plain_peak_rss_mb", V::Number(last.at("plain"), "peak_rss_mb")},
+             {"ratio", large / small},
+             {"largest_rss_ratio_to_plain", V::NumberOrNull(largestRssRatio)},
+             {"in_flight_grows_with_s", BenchTargets::InFlightGrowsWithModelBytes(mode)}});
     }
 }
 
@@ -482,17 +462,27 @@ BenchRunner::RunScale()
         arguments.modelBytes = m_scaleBytes;
         std::string label = std::to_string(islands) + " islands " +
                             CapabilityModeToString(m_scaleMode) + " " +
-                            BytesText(static_cast<double>(m_scaleBytes));
-        auto [result, plain] = RunPair(arguments, "scale " + label, m_options.repeat);
+                            V::BytesText(static_cast<double>(m_scaleBytes));
+        auto [result, plain] = RunPair(arguments, "scale " + label, m_scaleRepeat);
         result.erase("traffic");
         result.erase("link_packets");
         plain.erase("link_packets");
-        if (Passed(result) && Passed(plain))
+        if (V::Passed(result) && V::Passed(plain))
         {
-            hops.push_back(Number(result, "packet_hops"));
-            walls.push_back(Number(result, "wall_s"));
-            plainHops.push_back(Number(plain, "packet_hops"));
-            plainWalls.push_back(Number(plain, "wall_s"));
+            // Ours / plain of each alternating pair of runs, and their median.
+            std::vector<double> ratios;
+            const nlohmann::json& oursRuns = result.at("wall_s_repetitions");
+            const nlohmann::json& plainRuns = plain.at("wall_s_repetitions");
+            for (std::size_t r = 0; r < oursRuns.size() && r < plainRuns.size(); ++r)
+            {
+                ratios.push_back(oursRuns[r].get<double>() / plainRuns[r].get<double>());
+            }
+            result["wall_ratio_repetitions"] = ratios;
+            result["wall_ratio_median"] = V::Median(ratios);
+            hops.push_back(V::Number(result, "packet_hops"));
+            walls.push_back(V::Number(result, "wall_s"));
+            plainHops.push_back(V::Number(plain, "packet_hops"));
+            plainWalls.push_back(V::Number(plain, "wall_s"));
         }
         m_scale.push_back(result);
         m_scalePlain.push_back(plain);
@@ -505,85 +495,47 @@ BenchRunner::RunScale()
 }
 
 void
-BenchRunner::AddTarget(const std::string& name,
-                       double measured,
-                       const std::string& relation,
-                       double target,
-                       const std::string& unit)
+BenchRunner::RunCoarse()
 {
-    bool met = false;
-    if (std::isfinite(measured))
+    m_coarse = nlohmann::json::array();
+    auto run = [this](uint32_t islands, CapabilityMode mode, uint64_t bytes) {
+        BenchCase::Arguments arguments;
+        arguments.kind = "ours";
+        arguments.topologyFile = m_options.topologyFile;
+        arguments.syntheticIslands = islands;
+        arguments.mode = mode;
+        arguments.modelBytes = bytes;
+        arguments.coarseFrames = true;
+        std::string topology = islands > 0 ? std::to_string(islands) + " islands" : "nine-city";
+        nlohmann::json result = RunCase(arguments,
+                                        "coarse " + topology + " " + CapabilityModeToString(mode) +
+                                            " " + V::BytesText(static_cast<double>(bytes)),
+                                        1);
+        result.erase("traffic");
+        result.erase("link_packets");
+        // The schedule model's time times the bytes the wire carried per model byte.
+        const double wirePerModel =
+            V::Number(result, "wire_bytes") / V::Number(result, "link_model_bytes");
+        const double modelCommS = V::Number(result, "predicted_comm_s") * wirePerModel;
+        result["mode"] = CapabilityModeToString(mode);
+        result["synthetic_islands"] = islands;
+        result["wire_per_model_byte"] = V::NumberOrNull(wirePerModel);
+        result["model_comm_s"] = V::NumberOrNull(modelCommS);
+        result["comm_to_model"] = V::NumberOrNull(V::Number(result, "comm_s") / modelCommS);
+        result["wall_per_comm"] =
+            V::NumberOrNull(V::Number(result, "wall_s") / V::Number(result, "comm_s"));
+        // The same with the CPU seconds of Simulator::Run(): a cross-check on a busy machine.
+        result["cpu_per_comm"] =
+            V::NumberOrNull(V::Number(result, "cpu_s") / V::Number(result, "comm_s"));
+        m_coarse.push_back(result);
+    };
+    for (CapabilityMode mode : m_coarseModes)
     {
-        met = relation == "<="   ? measured <= target
-              : relation == "<"  ? measured < target
-              : relation == ">=" ? measured >= target
-                                 : false;
+        run(0, mode, m_coarseBytes);
     }
-    m_targets.push_back({name, measured, relation, target, unit, met});
-}
-
-void
-BenchRunner::ComputeTargets()
-{
-    m_targets.clear();
-    for (CapabilityMode mode : m_options.modes)
+    for (CapabilityMode mode : m_coarseSyntheticModes)
     {
-        std::string modeName = CapabilityModeToString(mode);
-        double ours = 0;
-        double plain = 0;
-        for (const nlohmann::json& row : m_simulation)
-        {
-            if (row.at("mode") == modeName)
-            {
-                ours += Number(row.at("ours"), "wall_s");
-                plain += Number(row.at("plain"), "wall_s");
-            }
-        }
-        AddTarget("ours / plain ns-3 wall time, " + modeName, ours / plain, "<=", 1.3, "x");
-    }
-    for (const nlohmann::json& row : m_memory)
-    {
-        AddTarget("peak RSS at " + BytesText(row.at("large_model_bytes").get<double>()) + " / at " +
-                      BytesText(row.at("small_model_bytes").get<double>()) + ", " +
-                      row.at("mode").get<std::string>(),
-                  Number(row, "ratio"),
-                  "<=",
-                  1.2,
-                  "x");
-    }
-    for (const nlohmann::json& row : m_evaluate)
-    {
-        AddTarget("evaluate (GetXi) calls/s, nine-city, " + row.value("mode", std::string("?")),
-                  Number(row, "calls_per_s"),
-                  ">=",
-                  1000,
-                  "/s");
-    }
-    for (const nlohmann::json& row : m_optimize)
-    {
-        if (Number(row, "islands") == 9)
-        {
-            AddTarget("optimize wall time, nine-city, " + row.value("mode", std::string("?")),
-                      Number(row, "wall_s"),
-                      "<",
-                      10,
-                      "s");
-        }
-    }
-    if (!m_scale.empty())
-    {
-        const nlohmann::json& largest = m_scale.back();
-        AddTarget(std::to_string(m_scaleIslands.back()) + " islands: rounds completed and verified",
-                  Passed(largest) ? Number(largest, "rounds_verified")
-                                  : std::numeric_limits<double>::quiet_NaN(),
-                  ">=",
-                  1,
-                  "rounds");
-        AddTarget("scale: slope of log(wall) over log(packet-hops)",
-                  m_scaleExponent,
-                  "<=",
-                  1.1,
-                  "");
+        run(m_coarseSyntheticIslands, mode, m_coarseSyntheticBytes);
     }
 }
 
@@ -621,20 +573,20 @@ BenchRunner::Print(std::ostream& out) const
         const nlohmann::json& ours = row.at("ours");
         const nlohmann::json& plain = row.at("plain");
         cell(row.at("mode").get<std::string>(), 12);
-        cell(BytesText(row.at("model_bytes").get<double>()), 11);
-        cell(Fixed(Number(ours, "wall_s"), 2), 9);
-        cell(Fixed(Number(ours, "simulated_s"), 3), 8);
-        cell(Fixed(Number(ours, "packet_hops"), 0), 12);
-        cell(Fixed(Number(ours, "events"), 0), 12);
-        cell(Fixed(Number(ours, "packet_hops_per_wall_s"), 0), 12);
-        cell(Fixed(Number(ours, "peak_rss_mb"), 1), 8);
+        cell(V::BytesText(row.at("model_bytes").get<double>()), 11);
+        cell(V::Fixed(V::Number(ours, "wall_s"), 2), 9);
+        cell(V::Fixed(V::Number(ours, "simulated_s"), 3), 8);
+        cell(V::Fixed(V::Number(ours, "packet_hops"), 0), 12);
+        cell(V::Fixed(V::Number(ours, "events"), 0), 12);
+        cell(V::Fixed(V::Number(ours, "packet_hops_per_wall_s"), 0), 12);
+        cell(V::Fixed(V::Number(ours, "peak_rss_mb"), 1), 8);
         out << " |";
-        cell(Fixed(Number(plain, "wall_s"), 2), 9);
-        cell(Fixed(Number(plain, "packet_hops"), 0), 12);
-        cell(Fixed(Number(plain, "events"), 0), 12);
-        cell(Fixed(Number(plain, "peak_rss_mb"), 1), 8);
-        cell(Fixed(Number(row, "wall_ratio"), 2), 11);
-        cell(Fixed(Number(row, "cpu_ratio"), 2), 10);
+        cell(V::Fixed(V::Number(plain, "wall_s"), 2), 9);
+        cell(V::Fixed(V::Number(plain, "packet_hops"), 0), 12);
+        cell(V::Fixed(V::Number(plain, "events"), 0), 12);
+        cell(V::Fixed(V::Number(plain, "peak_rss_mb"), 1), 8);
+        cell(V::Fixed(V::Number(row, "wall_ratio"), 2), 11);
+        cell(V::Fixed(V::Number(row, "cpu_ratio"), 2), 10);
         out << "\n";
     }
 
@@ -646,19 +598,24 @@ BenchRunner::Print(std::ostream& out) const
     cell("RSS", 8);
     cell("ratio", 8);
     cell("plain ratio", 12);
-    out << "\n";
+    cell("ours/plain", 11);
+    out << "  in flight\n";
     for (const nlohmann::json& row : m_memory)
     {
         cell(row.at("mode").get<std::string>(), 12);
-        cell(BytesText(row.at("small_model_bytes").get<double>()), 9);
-        cell(Fixed(Number(row, "small_peak_rss_mb"), 1), 8);
-        cell(BytesText(row.at("large_model_bytes").get<double>()), 9);
-        cell(Fixed(Number(row, "large_peak_rss_mb"), 1), 8);
-        cell(Fixed(Number(row, "ratio"), 3), 8);
-        cell(Fixed(Number(row, "large_plain_peak_rss_mb") / Number(row, "small_plain_peak_rss_mb"),
-                   3),
+        cell(V::BytesText(row.at("small_model_bytes").get<double>()), 9);
+        cell(V::Fixed(V::Number(row, "small_peak_rss_mb"), 1), 8);
+        cell(V::BytesText(row.at("large_model_bytes").get<double>()), 9);
+        cell(V::Fixed(V::Number(row, "large_peak_rss_mb"), 1), 8);
+        cell(V::Fixed(V::Number(row, "ratio"), 3), 8);
+        cell(V::Fixed(V::Number(row, "large_plain_peak_rss_mb") /
+                          V::Number(row, "small_plain_peak_rss_mb"),
+                      3),
              12);
-        out << "\n";
+        cell(V::Fixed(V::Number(row, "largest_rss_ratio_to_plain"), 3), 11);
+        out << (row.at("in_flight_grows_with_s").get<bool>() ? "  grows with S (no growth target)"
+                                                             : "  bounded")
+            << "\n";
     }
 
     out << "\nOptimizer: evaluate = ScheduleOptimizer::GetXi on distinct mixing random schedules "
@@ -673,9 +630,9 @@ BenchRunner::Print(std::ostream& out) const
     {
         cell(row.value("topology", std::string("-")), 22);
         cell(row.value("mode", std::string("-")), 12);
-        cell(Fixed(Number(row, "calls"), 0), 9);
-        cell(Fixed(Number(row, "wall_s"), 2), 9);
-        cell(Fixed(Number(row, "calls_per_s"), 0), 10);
+        cell(V::Fixed(V::Number(row, "calls"), 0), 9);
+        cell(V::Fixed(V::Number(row, "wall_s"), 2), 9);
+        cell(V::Fixed(V::Number(row, "calls_per_s"), 0), 10);
         out << "\n";
     }
     out << "optimize = ScheduleOptimizer::Optimize() with default options (nine-city: S = 1 GB, "
@@ -695,20 +652,20 @@ BenchRunner::Print(std::ostream& out) const
     {
         cell(row.value("topology", std::string("-")), 22);
         cell(row.value("mode", std::string("-")), 12);
-        cell(Fixed(Number(row, "wall_s"), 2), 8);
-        cell(Fixed(Number(row, "evaluations"), 0), 8);
-        cell(Fixed(Number(row, "xi_s"), 4), 10);
-        cell(Fixed(Number(row, "xi_lower_bound_s"), 4), 10);
-        cell(Fixed(Number(row, "gap_to_lower_bound"), 3), 9);
-        cell(Fixed(Number(row, "all_reduce_xi_s"), 4), 12);
-        cell(Fixed(Number(row, "peak_rss_mb"), 1), 8);
+        cell(V::Fixed(V::Number(row, "wall_s"), 2), 8);
+        cell(V::Fixed(V::Number(row, "evaluations"), 0), 8);
+        cell(V::Fixed(V::Number(row, "xi_s"), 4), 10);
+        cell(V::Fixed(V::Number(row, "xi_lower_bound_s"), 4), 10);
+        cell(V::Fixed(V::Number(row, "gap_to_lower_bound"), 3), 9);
+        cell(V::Fixed(V::Number(row, "all_reduce_xi_s"), 4), 12);
+        cell(V::Fixed(V::Number(row, "peak_rss_mb"), 1), 8);
         out << "  " << row.value("profile", std::string("-")) << "\n";
     }
 
     out << "\nScale: synthetic topologies (SyntheticTopology seed 1), one round of the all-island "
            "clique, "
         << CapabilityModeToString(m_scaleMode) << ", ModelBytes "
-        << BytesText(static_cast<double>(m_scaleBytes)) << "\n";
+        << V::BytesText(static_cast<double>(m_scaleBytes)) << "\n";
     cell("islands", 8);
     cell("wall s", 9);
     cell("sim s", 8);
@@ -721,27 +678,32 @@ BenchRunner::Print(std::ostream& out) const
     cell("plain s", 9);
     cell("us/hop", 8);
     cell("ours/plain", 11);
+    cell("median", 8);
     out << "\n";
     for (std::size_t k = 0; k < m_scale.size(); ++k)
     {
         const nlohmann::json& row = m_scale[k];
         const nlohmann::json& plain = m_scalePlain[k];
-        cell(Fixed(Number(row, "islands"), 0), 8);
-        cell(Fixed(Number(row, "wall_s"), 2), 9);
-        cell(Fixed(Number(row, "simulated_s"), 3), 8);
-        cell(Fixed(Number(row, "packet_hops"), 0), 12);
-        cell(Fixed(Number(row, "events"), 0), 12);
-        cell(Fixed(1e6 * Number(row, "wall_s") / Number(row, "packet_hops"), 2), 8);
-        cell(Fixed(Number(row, "peak_rss_mb"), 1), 8);
-        cell(Passed(row) ? "yes" : "NO", 9);
+        cell(V::Fixed(V::Number(row, "islands"), 0), 8);
+        cell(V::Fixed(V::Number(row, "wall_s"), 2), 9);
+        cell(V::Fixed(V::Number(row, "simulated_s"), 3), 8);
+        cell(V::Fixed(V::Number(row, "packet_hops"), 0), 12);
+        cell(V::Fixed(V::Number(row, "events"), 0), 12);
+        cell(V::Fixed(1e6 * V::Number(row, "wall_s") / V::Number(row, "packet_hops"), 2), 8);
+        cell(V::Fixed(V::Number(row, "peak_rss_mb"), 1), 8);
+        cell(V::Passed(row) ? "yes" : "NO", 9);
         out << " |";
-        cell(Fixed(Number(plain, "wall_s"), 2), 9);
-        cell(Fixed(1e6 * Number(plain, "wall_s") / Number(plain, "packet_hops"), 2), 8);
-        cell(Fixed(Number(row, "wall_s") / Number(plain, "wall_s"), 2), 11);
+        cell(V::Fixed(V::Number(plain, "wall_s"), 2), 9);
+        cell(V::Fixed(1e6 * V::Number(plain, "wall_s") / V::Number(plain, "packet_hops"), 2), 8);
+        cell(V::Fixed(V::Number(row, "wall_s") / V::Number(plain, "wall_s"), 2), 11);
+        cell(V::Fixed(V::Number(row, "wall_ratio_median"), 2), 8);
         out << "\n";
     }
-    out << "slope of log(wall) over log(packet-hops): ours " << Fixed(m_scaleExponent, 3)
-        << ", plain ns-3 " << Fixed(m_scalePlainExponent, 3) << "\n";
+    out << "ours/plain of the fastest runs; median: of the " << m_scaleRepeat
+        << " alternating pairs. Slope of log(wall) over log(packet-hops): ours "
+        << V::Fixed(m_scaleExponent, 3) << ", plain ns-3 " << V::Fixed(m_scalePlainExponent, 3)
+        << "\n";
+    PrintCoarse(out);
     if (m_options.profile != Profile::FULL)
     {
         out << "\nNote: the memory target is defined at 1 GB against 64 MB. The "
@@ -752,34 +714,61 @@ BenchRunner::Print(std::ostream& out) const
     }
 
     out << "\nTargets\n";
-    for (const Target& t : m_targets)
-    {
-        out << "  " << std::left << std::setw(56) << t.name << std::right << std::setw(10)
-            << Fixed(t.measured, t.measured >= 100 ? 0 : 3) << " " << std::left << std::setw(4)
-            << t.unit << std::right << "  target " << t.relation << " " << t.target << " " << t.unit
-            << "  " << (t.met ? "met" : "NOT met") << "\n";
-    }
+    m_targets.Print(out);
     if (!m_allPassed)
     {
         out << "\nSome cases FAILED (see the progress lines and the JSON's \"error\" fields).\n";
     }
 }
 
+void
+BenchRunner::PrintCoarse(std::ostream& out) const
+{
+    if (m_coarse.empty())
+    {
+        return;
+    }
+    auto cell = [&out](const std::string& text, int width) {
+        out << std::right << std::setw(width) << text;
+    };
+    out << "\nCoarse frames: simulation frames of " << BenchCase::COARSE_FRAME_BYTES
+        << " IP bytes (--frameBytes), one round of the all-island clique, one core. comm s: the "
+           "simulated\ncommunication time (tau_c excluded); model s: the schedule model's T_comm "
+           "x the wire bytes per model byte measured on the links\n";
+    cell("topology", 22);
+    cell("mode", 9);
+    cell("ModelBytes", 11);
+    cell("wall s", 9);
+    cell("comm s", 9);
+    cell("wall/comm", 10);
+    cell("cpu/comm", 9);
+    cell("model s", 9);
+    cell("wire/model", 11);
+    cell("comm/model", 11);
+    cell("pkt-hops", 12);
+    cell("RSS MB", 8);
+    out << "\n";
+    for (const nlohmann::json& row : m_coarse)
+    {
+        cell(row.value("topology", std::string("-")), 22);
+        cell(row.value("mode", std::string("-")), 9);
+        cell(V::BytesText(V::Number(row, "model_bytes")), 11);
+        cell(V::Fixed(V::Number(row, "wall_s"), 1), 9);
+        cell(V::Fixed(V::Number(row, "comm_s"), 3), 9);
+        cell(V::Fixed(V::Number(row, "wall_per_comm"), 3), 10);
+        cell(V::Fixed(V::Number(row, "cpu_per_comm"), 3), 9);
+        cell(V::Fixed(V::Number(row, "model_comm_s"), 3), 9);
+        cell(V::Fixed(V::Number(row, "wire_per_model_byte"), 5), 11);
+        cell(V::Fixed(V::Number(row, "comm_to_model"), 4), 11);
+        cell(V::Fixed(V::Number(row, "packet_hops"), 0), 12);
+        cell(V::Fixed(V::Number(row, "peak_rss_mb"), 1), 8);
+        out << "\n";
+    }
+}
+
 nlohmann::json
 BenchRunner::ToJson() const
 {
-    nlohmann::json targets = nlohmann::json::array();
-    for (const Target& t : m_targets)
-    {
-        targets.push_back(
-            {{"name", t.name},
-             {"measured",
-              std::isfinite(t.measured) ? nlohmann::json(t.measured) : nlohmann::json(nullptr)},
-             {"relation", t.relation},
-             {"target", t.target},
-             {"unit", t.unit},
-             {"met", t.met}});
-    }
     return {
         {"program", PROGRAM},
         {"profile", GetProfileName(m_options.profile)},
@@ -802,8 +791,11 @@ BenchRunner::ToJson() const
                                           : nlohmann::json(nullptr)},
           {"plain_log_log_slope",
            std::isfinite(m_scalePlainExponent) ? nlohmann::json(m_scalePlainExponent)
-                                               : nlohmann::json(nullptr)}}},
-        {"targets", targets},
+                                               : nlohmann::json(nullptr)},
+          {"repetitions", m_scaleRepeat}}},
+        {"coarse",
+         {{"frame_bytes", BenchCase::COARSE_FRAME_BYTES},
+          {"cases", m_coarse.is_null() ? nlohmann::json::array() : m_coarse}}},
     };
 }
 
@@ -822,7 +814,10 @@ BenchRunner::Run()
     RunSimulation();
     RunOptimizer();
     RunScale();
-    ComputeTargets();
+    RunCoarse();
+    nlohmann::json report = ToJson();
+    m_targets.Compute(report);
+    report["targets"] = m_targets.ToJson();
 
     std::error_code error;
     std::filesystem::remove_all(m_caseDir, error);
@@ -833,7 +828,7 @@ BenchRunner::Run()
     {
         std::filesystem::create_directories(out.parent_path(), error);
     }
-    CommandLineValues::WriteText(PROGRAM, "--out", m_options.out, ToJson().dump(2) + "\n");
+    CommandLineValues::WriteText(PROGRAM, "--out", m_options.out, report.dump(2) + "\n");
     std::cout << "\nJSON: " << m_options.out << "\n";
     return m_allPassed ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #define BENCH_RUNNER_H
 
 #include "bench-case.h"
+#include "bench-targets.h"
 #include "link-load-model.h"
 
 #include <cstdint>
@@ -33,11 +34,11 @@ namespace ns3
  *
  * Sections: simulation cost (`ours` per mode and ModelBytes on the nine-city topology, each
  * followed by its `plain` baseline), memory scaling, the optimizer (`evaluate`, `optimize`),
- * and scale (`ours` on synthetic topologies of 16, 32 and 64 islands). Targets (issue
- * "Performance"): ours / plain wall time <= 1.3 per mode (summed over the ModelBytes), peak
- * RSS at the largest ModelBytes <= 1.2 x at the smallest, evaluate >= 1000 calls/s and
- * optimize < 10 s for nine islands, 64 islands complete a round, and the wall time of a round
- * grows no faster than its packet-hops (log-log slope <= 1.1 over the scale cases).
+ * scale (`ours` and `plain` on synthetic topologies of 16, 32 and 64 islands, alternating runs)
+ * and, in the full profile only, coarse frames (`ours` with frames of
+ * BenchCase::COARSE_FRAME_BYTES: nine-city at 10 GB, 64 synthetic islands at 1 GB). The
+ * targets (issue "Performance") are judged from the report by BenchTargets, printed one line
+ * each and stored in the JSON's `targets`.
  */
 class BenchRunner
 {
@@ -50,6 +51,15 @@ class BenchRunner
         SMOKE, //!< the smallest cases, for the CTest smoke test (seconds)
     };
 
+    /** Which sections to run (each still only when the profile has cases for it). */
+    struct Sections
+    {
+        bool simulation{true}; //!< simulation cost and memory (nine-city, ours and plain)
+        bool optimizer{true};  //!< evaluate and optimize
+        bool scale{true};      //!< synthetic topologies of 16 to 64 islands, ours and plain
+        bool coarse{true};     //!< coarse frames (full profile only)
+    };
+
     /** The runner's settings. */
     struct Options
     {
@@ -59,6 +69,7 @@ class BenchRunner
         std::vector<CapabilityMode> modes; //!< simulated modes (empty: the profile's)
         uint32_t repeat{0}; //!< runs of each simulation case, the fastest kept (0: the
                             //!< profile's: 2 quick, 1 otherwise)
+        Sections sections;  //!< the sections to run
     };
 
     /**
@@ -82,17 +93,6 @@ class BenchRunner
     static std::string GetProfileName(Profile profile);
 
   private:
-    /** One target of the issue, as measured. */
-    struct Target
-    {
-        std::string name;     //!< what is measured
-        double measured;      //!< the measured value
-        std::string relation; //!< "<=", ">=" or "<"
-        double target;        //!< the target value
-        std::string unit;     //!< the unit of both values
-        bool met;             //!< whether the measured value meets the target
-    };
-
     /**
      * @brief Run a case once in a child process.
      * @param arguments the case
@@ -133,32 +133,26 @@ class BenchRunner
     void RunOptimizer();
     /** Measure the scale cases and their baselines, fill m_scale and m_scalePlain. */
     void RunScale();
-    /** Compute the targets from the measurements. */
-    void ComputeTargets();
+    /** Measure the coarse-frame cases (ours only), fill m_coarse. */
+    void RunCoarse();
     /**
      * @brief Print every table and the targets.
      * @param out the stream
      */
     void Print(std::ostream& out) const;
-    /** @return the whole report as JSON */
+    /** @return the whole report as JSON, but for its `targets` */
     nlohmann::json ToJson() const;
 
     /**
-     * @param name the target
-     * @param measured the measured value
-     * @param relation "<=", ">=" or "<"
-     * @param target the target value
-     * @param unit the unit
+     * @brief Print the coarse-frame table.
+     * @param out the stream
      */
-    void AddTarget(const std::string& name,
-                   double measured,
-                   const std::string& relation,
-                   double target,
-                   const std::string& unit);
+    void PrintCoarse(std::ostream& out) const;
 
     Options m_options;                                //!< the settings
     std::vector<uint64_t> m_sizes;                    //!< ModelBytes of the simulation cases
     std::vector<uint32_t> m_scaleIslands;             //!< islands of the scale cases
+    uint32_t m_scaleRepeat{1};                        //!< alternating runs of each scale case
     uint64_t m_scaleBytes{0};                         //!< ModelBytes of the scale cases
     CapabilityMode m_scaleMode{CapabilityMode::BOTH}; //!< mode of the scale cases
     std::vector<CapabilityMode> m_evaluateModes;      //!< modes of the evaluate cases
@@ -171,14 +165,20 @@ class BenchRunner
     uint32_t m_casesTotal{0};                         //!< cases of the profile
     bool m_allPassed{true};                           //!< whether every case passed
     nlohmann::json m_simulation;                      //!< per (mode, size): ours, plain, ratio
-    nlohmann::json m_memory;        //!< per mode: RSS at the smallest and largest size
-    nlohmann::json m_evaluate;      //!< evaluate results
-    nlohmann::json m_optimize;      //!< optimize results
-    nlohmann::json m_scale;         //!< scale results, ours
-    nlohmann::json m_scalePlain;    //!< scale results, the plain baseline
+    nlohmann::json m_memory;                   //!< per mode: RSS at the smallest and largest size
+    nlohmann::json m_evaluate;                 //!< evaluate results
+    nlohmann::json m_optimize;                 //!< optimize results
+    nlohmann::json m_scale;                    //!< scale results, ours
+    nlohmann::json m_scalePlain;               //!< scale results, the plain baseline
+    std::vector<CapabilityMode> m_coarseModes; //!< modes of the nine-city coarse cases
+    uint64_t m_coarseBytes{0};                 //!< their ModelBytes
+    std::vector<CapabilityMode> m_coarseSyntheticModes; //!< modes of the synthetic coarse cases
+    uint32_t m_coarseSyntheticIslands{64};              //!< their islands
+    uint64_t m_coarseSyntheticBytes{0};                 //!< their ModelBytes
+    nlohmann::json m_coarse;        //!< coarse-frame results, ours (empty: not run)
     double m_scaleExponent{0};      //!< log-log slope of wall time over packet-hops
     double m_scalePlainExponent{0}; //!< the same for the plain baseline
-    std::vector<Target> m_targets;  //!< the targets
+    BenchTargets m_targets;         //!< the targets (after Run)
 };
 
 } // namespace ns3

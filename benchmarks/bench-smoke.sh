@@ -35,6 +35,11 @@ for field in $case_fields; do
   require "[.simulation.cases[].plain.$field | $number] | all"
 done
 require '[.simulation.cases[].ours | .passed and .rounds_verified == 1 and .resent_chunks == 0] | all'
+for field in comm_s predicted_comm_s wire_bytes link_model_bytes; do
+  require "[.simulation.cases[].ours.$field | $number] | all"
+done
+require '[.simulation.cases[].ours | .wire_bytes > .link_model_bytes and .coarse_frames == false] | all'
+require '[.simulation.cases[].rss_ratio | '"$number"'] | all'
 require '[.simulation.cases[].plain | .passed and .delivered_bytes == .expected_bytes] | all'
 # The baseline replays every packet of our run, control messages included: the same count on
 # every link.
@@ -43,9 +48,11 @@ require '[.simulation.cases[] | (.wall_ratio | '"$number"') and (.cpu_ratio | '"
 require '[.simulation.cases[] | .ours.packet_hops == .plain.packet_hops and .plain.packet_hops > 0] | all'
 require '[.simulation.cases[].mode] | unique == ["both", "tree", "unicast"]'
 require '.memory | length == 3'
-for field in small_model_bytes large_model_bytes small_peak_rss_mb large_peak_rss_mb ratio; do
+for field in small_model_bytes large_model_bytes small_peak_rss_mb large_peak_rss_mb ratio \
+  largest_rss_ratio_to_plain; do
   require "[.memory[].$field | $number] | all"
 done
+require '[.memory[] | {(.mode): .in_flight_grows_with_s}] | add == {"unicast": false, "both": false, "tree": true}'
 require '.optimizer.evaluate | length == 1'
 for field in calls wall_s calls_per_s; do
   require "[.optimizer.evaluate[].$field | $number] | all"
@@ -65,10 +72,30 @@ require '[.scale.plain_cases[] | .passed and .delivered_bytes == .expected_bytes
 require '[range(2) as $k | .scale.cases[$k].packet_hops == .scale.plain_cases[$k].packet_hops] | all'
 require '[.scale.plain_cases[].largest_link_difference_packets == 0] | all'
 require '(.scale.log_log_slope | '"$number"') and (.scale.plain_log_log_slope | '"$number"')'
-require '.targets | length == 10'
-require '[.targets[] | (.name | type == "string") and (.target | '"$number"') and (.met | type == "boolean")] | all'
+require '(.scale.repetitions | '"$number"') and ([.scale.cases[].wall_ratio_median | '"$number"'] | all)'
+# Coarse frames run in the full profile only: none here, their targets listed as skipped.
+require '.coarse.frame_bytes == 64000 and (.coarse.cases | length == 0)'
+require '.targets | length == 18'
+require '[.targets[] | (.id | type == "string") and (.name | type == "string") and (.target | '"$number"') and (.skipped | type == "boolean")] | all'
+require '[.targets[] | select(.skipped | not) | .met | type == "boolean"] | all'
+require '[.targets[] | select(.skipped) | .met == null and .measured == null] | all'
+# Every target of the issue has its entry (the growth target only where in-flight packets are
+# bounded: not tree).
+require '[.targets[].id] == ["wall_ratio/unicast", "wall_ratio/both", "wall_ratio/tree",
+  "peak_rss_to_plain/unicast", "peak_rss_to_plain/both", "peak_rss_to_plain/tree",
+  "peak_rss_growth/unicast", "peak_rss_growth/both", "evaluate_calls_per_s/unicast",
+  "optimize_wall_s/both", "scale_rounds_verified", "scale_overhead_growth",
+  "coarse_wall_per_comm/both", "coarse_wall_per_comm/unicast", "coarse_comm_to_model/both",
+  "coarse_comm_to_model/unicast", "coarse_round_wall_s/both", "coarse_round_wall_s/tree"]'
+require '[.targets[] | select(.skipped) | .id] | (length == 6) and all(startswith("coarse_"))'
+require '[.targets[] | select(.skipped | not) | .measured | '"$number"'] | all'
 if ! grep -q '^Targets' bench-smoke.txt; then
   echo "bench-smoke: the printed report has no Targets section" >&2
+  fail=1
+fi
+# One line per target: "target: NAME : measured X (limit R Y) met|NOT met", or skipped.
+if [ "$(grep -cE '^target: .* : (measured .* \(limit .*\) (met|NOT met)|not measured \(limit .*\) skipped.*)$' bench-smoke.txt)" -ne 18 ]; then
+  echo "bench-smoke: the printed report does not have 18 target lines" >&2
   fail=1
 fi
 exit "$fail"

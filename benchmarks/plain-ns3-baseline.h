@@ -50,8 +50,9 @@ class WanTopologyHelper;
  * - tree: each member's contributions flow from its island to the first router whose FPGA
  *   sums them (or to the root island), each partial aggregate from the router that sent it to
  *   the next router that sums it (or to the root island), and the root's totals go to its
- *   group over the source tree from the root.
- * The transport's control packets (READY, DONE, NACK) are not replayed: a few per stream.
+ *   group over the source tree from the root;
+ * - control, in every mode: the transport's READY, DONE and NACK messages, one flow per sender
+ *   and receiver island.
  */
 class PlainNs3Baseline
 {

@@ -14,9 +14,12 @@
  *     |   ... every mode x ModelBytes                 over the same routes
  *     |-- evaluate / optimize  -----------------> ScheduleOptimizer on 9 and 32 islands
  *     |-- scale 16 / 32 / 64 islands -----------> TrainingRun on synthetic topologies
+ *     |-- coarse (full only) -------------------> TrainingRun with 64 kB frames: nine-city
+ *     |                                             10 GB, 64 synthetic islands 1 GB
  *     `-> tables + targets on stdout, JSON in --out (peak RSS per case from wait4)
  *
  * Usage: wan-bench [--quick | --smoke] [--out=FILE] [--modes=unicast,both,...] [--repeat=N]
+ *        [--sections=simulation,optimizer,scale,coarse]
  * Exit status: 0 every case ran and passed its own checks (a target may still be NOT met),
  * 1 input error or a case failed.
  */
@@ -66,6 +69,46 @@ ParseModes(const std::string& text)
     return modes;
 }
 
+/**
+ * @param text a comma-separated list of section names
+ * @return the sections
+ * @throws WanInputError on an unknown section
+ */
+BenchRunner::Sections
+ParseSections(const std::string& text)
+{
+    BenchRunner::Sections sections{false, false, false, false};
+    std::istringstream in(text);
+    std::string name;
+    while (std::getline(in, name, ','))
+    {
+        if (name == "simulation")
+        {
+            sections.simulation = true;
+        }
+        else if (name == "optimizer")
+        {
+            sections.optimizer = true;
+        }
+        else if (name == "scale")
+        {
+            sections.scale = true;
+        }
+        else if (name == "coarse")
+        {
+            sections.coarse = true;
+        }
+        else
+        {
+            throw WanInputError(PROGRAM,
+                                "--sections",
+                                "unknown section '" + name +
+                                    "' (known: simulation, optimizer, scale, coarse)");
+        }
+    }
+    return sections;
+}
+
 } // namespace
 
 int
@@ -87,6 +130,8 @@ main(int argc, char* argv[])
     std::string secondsText = "1";
     std::string evaluationsText = "0";
     std::string oursResult;
+    bool coarseFrames = false;
+    std::string sectionsText;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("The module's benchmarks: simulation cost against a plain-ns-3 baseline, memory "
@@ -96,6 +141,10 @@ main(int argc, char* argv[])
     cmd.AddValue("out", "the JSON file to write", out);
     cmd.AddValue("topology", "the nine-city topology JSON", topologyFile);
     cmd.AddValue("modes", "simulated modes, comma separated (default: the profile's)", modesText);
+    cmd.AddValue("sections",
+                 "sections to run, comma separated: simulation, optimizer, scale, coarse "
+                 "(default: all; coarse runs in the full profile only)",
+                 sectionsText);
     cmd.AddValue("repeat",
                  "runs of each simulation case and its baseline, alternating, each side's "
                  "fastest kept (0: 2 quick, 1 otherwise)",
@@ -109,6 +158,7 @@ main(int argc, char* argv[])
     cmd.AddValue("seconds", "internal: the case's least measuring time", secondsText);
     cmd.AddValue("maxEvaluations", "internal: the case's optimizer budget", evaluationsText);
     cmd.AddValue("oursResult", "internal: the `ours` result a plain case replays", oursResult);
+    cmd.AddValue("coarseFrames", "internal: the case simulates coarse frames", coarseFrames);
     cmd.Parse(argc, argv);
 
     return CommandLineValues::RunProgram(PROGRAM, TrainingOptions::GetFieldOptions(), [&]() {
@@ -136,6 +186,7 @@ main(int argc, char* argv[])
             arguments.maxEvaluations =
                 CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 0);
             arguments.oursResult = oursResult;
+            arguments.coarseFrames = coarseFrames;
             if (resultFile.empty())
             {
                 throw WanInputError(PROGRAM, "--result", "required with --case");
@@ -159,6 +210,10 @@ main(int argc, char* argv[])
         if (!modesText.empty())
         {
             options.modes = ParseModes(modesText);
+        }
+        if (!sectionsText.empty())
+        {
+            options.sections = ParseSections(sectionsText);
         }
         std::ifstream probe(topologyFile);
         if (!probe)
