@@ -611,17 +611,14 @@ IslandExchange::GetHeldBytes() const
 }
 
 void
-IslandExchange::AddReceiveStream(uint32_t key,
-                                 uint32_t source,
-                                 uint32_t step,
-                                 uint32_t first,
-                                 uint32_t end,
-                                 const ReceiveStream::Timing& timing)
+IslandExchange::AddReceiveStream(const ReceiveRange& range, const ReceiveStream::Timing& timing)
 {
     ReceiveStream& stream =
-        m_rx->streams.try_emplace(key, source, step, first, end, timing).first->second;
-    stream.SetCallbacks(MakeCallback(&IslandExchange::SendNack, this).Bind(key),
-                        MakeCallback(&IslandExchange::StreamExhausted, this).Bind(key));
+        m_rx->streams
+            .try_emplace(range.key, range.source, range.step, range.first, range.end, timing)
+            .first->second;
+    stream.SetCallbacks(MakeCallback(&IslandExchange::SendNack, this).Bind(range.key),
+                        MakeCallback(&IslandExchange::StreamExhausted, this).Bind(range.key));
 }
 
 std::string

@@ -480,19 +480,10 @@ class IslandExchange : public Object
     ReceiveStream::Timing GetReceiveTiming(const ExchangePlan& plan, uint32_t source) const;
     /**
      * @brief Put a receive stream in the receive side, reporting to this exchange.
-     * @param key the stream's key (contributor, or ring step)
-     * @param source the contributor
-     * @param step its ring step (0 otherwise)
-     * @param first the stream's first chunk
-     * @param end one past its last
+     * @param range the stream (GetReceiveRanges: its key, contributor, ring step and chunks)
      * @param timing its timers
      */
-    void AddReceiveStream(uint32_t key,
-                          uint32_t source,
-                          uint32_t step,
-                          uint32_t first,
-                          uint32_t end,
-                          const ReceiveStream::Timing& timing);
+    void AddReceiveStream(const ReceiveRange& range, const ReceiveStream::Timing& timing);
     /**
      * @brief A receive stream's repair attempts are exhausted.
      * @param key the stream

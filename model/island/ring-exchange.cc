@@ -328,12 +328,7 @@ RingExchange::AddReceiveStreams(const ExchangePlan& plan)
     m_sums.reduced.assign(plan.parameterCount, 0.0F);
     for (const ReceiveRange& range : GetReceiveRanges(plan))
     {
-        AddReceiveStream(range.key,
-                         range.source,
-                         range.step,
-                         range.first,
-                         range.end,
-                         GetReceiveTiming(plan, range.source));
+        AddReceiveStream(range, GetReceiveTiming(plan, range.source));
     }
 }
 

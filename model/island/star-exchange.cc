@@ -132,12 +132,7 @@ StarExchange::AddReceiveStreams(const ExchangePlan& plan)
     m_sum.assign(plan.parameterCount, 0.0);
     for (const ReceiveRange& range : GetReceiveRanges(plan))
     {
-        AddReceiveStream(range.key,
-                         range.source,
-                         range.step,
-                         range.first,
-                         range.end,
-                         GetReceiveTiming(plan, range.source));
+        AddReceiveStream(range, GetReceiveTiming(plan, range.source));
     }
 }
 

@@ -280,7 +280,7 @@ TreeExchange::AddReceiveStreams(const ExchangePlan& plan)
     timing.patience += m_ctx.aggregationTimeout + farthest;
     for (const ReceiveRange& range : GetReceiveRanges(plan))
     {
-        AddReceiveStream(range.key, range.source, range.step, range.first, range.end, timing);
+        AddReceiveStream(range, timing);
     }
 }
 
