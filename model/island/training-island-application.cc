@@ -919,11 +919,9 @@ TrainingIslandApplication::AbandonRound(const std::string& reason)
 std::string
 TrainingIslandApplication::DescribeState() const
 {
-    std::ostringstream state;
     if (m_crashed)
     {
-        state << "crashed at the start of round " << m_round;
-        return state.str();
+        return "crashed at the start of round " + std::to_string(m_round);
     }
     if (!m_membership)
     {
@@ -931,22 +929,16 @@ TrainingIslandApplication::DescribeState() const
     }
     if (m_round >= m_rounds)
     {
-        state << "ran all " << m_rounds << " rounds";
-        return state.str();
+        return "ran all " + std::to_string(m_rounds) + " rounds";
     }
-    state << "round " << m_round << ": ";
-    if (!m_running)
+    const std::string round = "round " + std::to_string(m_round) + ": ";
+    if (!m_running || !m_exchanging)
     {
-        state << "stopped";
-        return state.str();
+        return round + (!m_running ? "stopped" : m_compute ? m_compute->Describe() : "computing");
     }
-    if (!m_exchanging)
-    {
-        state << (m_compute ? m_compute->Describe() : "computing");
-        return state.str();
-    }
+    std::ostringstream state;
     Ptr<IslandExchange> exchange = m_exchanges->Find(m_round);
-    state << (exchange ? exchange->Describe() : "exchanging");
+    state << round << (exchange ? exchange->Describe() : "exchanging");
     if (m_overlap && m_compute->GetRound() != LocalCompute::NONE && m_compute->GetRound() > m_round)
     {
         state << "; round " << m_compute->GetRound() << ": "
