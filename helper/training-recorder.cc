@@ -66,6 +66,11 @@ TrainingRecorder::TrainingRecorder(const WanTopologyHelper& scenario,
     UintegerValue port;
     m_apps.front()->GetAttribute("Port", port);
     m_port = static_cast<uint16_t>(port.Get());
+    for (PayloadFormat format : GetAllPayloadFormats())
+    {
+        m_frameCapacity.at(static_cast<uint8_t>(format)) =
+            WireFrames::GetCapacity(m_topology, format);
+    }
 
     m_table.assign(m_rounds, std::vector<IslandRound>(n));
     m_islands.assign(n, IslandCounters());
@@ -300,7 +305,7 @@ TrainingRecorder::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
         // Coarse frames: the bytes after the payload are the headers of the other wire frames.
         const uint32_t after = packet->GetSize() - offset - IslandSyncHeader::FIXED_SIZE;
         const uint32_t frames =
-            WireFrames::GetFramesOfMessage(after, WireFrames::GetCapacity(m_topology, format));
+            WireFrames::GetFramesOfMessage(after, m_frameCapacity[static_cast<uint8_t>(format)]);
         counters.modelBytes += after - WireFrames::GetExtraHeaderBytes(frames);
         counters.wireFrames += frames;
         ++(type == IslandSyncHeader::DATA ? counters.dataPackets : counters.aggregatePackets);

@@ -18,6 +18,7 @@
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -336,13 +337,16 @@ class TrainingRecorder
     /** Drop sink of the queue disc of directed link d. */
     void OnQueueDiscDrop(uint32_t d, Ptr<const QueueDiscItem> item);
 
-    WanTopology m_topology;                                         //!< the topology
-    CliqueSchedule m_schedule;                                      //!< the schedule
-    std::vector<Ptr<TrainingIslandApplication>> m_apps;             //!< by city
-    std::vector<Ptr<InlineFpga>> m_fpgas;                           //!< by city (null: no FPGA)
-    std::vector<std::vector<FpgaPort>> m_fpgaPorts;                 //!< by city
-    uint32_t m_rounds{0};                                           //!< rounds of the run
-    uint16_t m_port{0};                                             //!< the transport's UDP port
+    WanTopology m_topology;                             //!< the topology
+    CliqueSchedule m_schedule;                          //!< the schedule
+    std::vector<Ptr<TrainingIslandApplication>> m_apps; //!< by city
+    std::vector<Ptr<InlineFpga>> m_fpgas;               //!< by city (null: no FPGA)
+    std::vector<std::vector<FpgaPort>> m_fpgaPorts;     //!< by city
+    uint32_t m_rounds{0};                               //!< rounds of the run
+    uint16_t m_port{0};                                 //!< the transport's UDP port
+    /** Per payload format, the model bytes of one wire frame of coarse frames (0: exact),
+     *  WireFrames::GetCapacity computed once: read for every chunk on every link. */
+    std::array<uint32_t, 3> m_frameCapacity{};
     std::vector<std::vector<IslandRound>> m_table;                  //!< [round][island]
     std::map<std::pair<uint32_t, uint32_t>, std::string> m_reasons; //!< (round, island) -> why
     std::vector<Exclusion> m_exclusions;                            //!< exclusions, in time order

@@ -149,7 +149,8 @@ class TrainingRun
      *         clique whose model is cut into fewer chunks than it has members (chunkBytes, or
      *         modelBytes below 4 bytes per member), a value out of range, a fault the topology or
      *         the rounds cannot have (FaultPlan::Validate, fields "faults.crashes", ...), a pcap
-     *         directory that cannot be created (pcapDir)
+     *         directory that cannot be created (pcapDir), a simulation frame the topology
+     *         cannot take (frameBytes, WanTopology::WithFrameBytes)
      * @throws WanInputError (source "schedule", path `$.rounds[r][c].algorithm`) for a
      *         clique's own algorithm that the topology's capabilities do not allow
      */
