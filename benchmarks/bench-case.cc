@@ -17,8 +17,10 @@
 #include "training-run.h"
 #include "wan-input-error.h"
 
+#include "ns3/global-value.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
+#include "ns3/type-id.h"
 
 #include <algorithm>
 #include <chrono>
@@ -49,6 +51,15 @@ CpuSeconds()
     getrusage(RUSAGE_SELF, &usage);
     return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec * 1e-6 + usage.ru_stime.tv_sec +
            usage.ru_stime.tv_usec * 1e-6;
+}
+
+/** @return the TypeId name of the simulator's scheduler (the SchedulerType global value) */
+std::string
+SchedulerName()
+{
+    TypeIdValue scheduler;
+    GlobalValue::GetValueByName("SchedulerType", scheduler);
+    return scheduler.Get().GetName();
 }
 
 /** @return the resident set size of this process now, MB (VmRSS of /proc/self/status) */
@@ -262,6 +273,7 @@ BenchCase::RunOurs(const Arguments& arguments)
         {"end_s", Simulator::Now().GetSeconds()},
         {"packet_hops", hops},
         {"events", Simulator::GetEventCount()},
+        {"scheduler", SchedulerName()},
         {"packet_hops_per_wall_s", wallS > 0 ? hops / wallS : 0.0},
         {"rss_before_run_mb", rssBeforeRunMb},
         {"drops", drops},
@@ -321,8 +333,9 @@ BenchCase::RunPlain(const Arguments& arguments)
         largestDifference = std::max(largestDifference, a > b ? a - b : b - a);
     }
     double wallS = baseline.GetWallSeconds();
-    bool passed =
-        baseline.GetDrops() == 0 && baseline.GetDeliveredBytes() == baseline.GetExpectedBytes();
+    bool passed = baseline.GetDrops() == 0 &&
+                  baseline.GetDeliveredBytes() == baseline.GetExpectedBytes() &&
+                  baseline.GetDiscardedCopies() == baseline.GetExpectedDiscardedCopies();
     nlohmann::json result = {
         {"kind", "plain"},
         {"topology", topology.GetName()},
@@ -336,12 +349,15 @@ BenchCase::RunPlain(const Arguments& arguments)
         {"end_s", baseline.GetSimulatedSeconds()},
         {"packet_hops", hops},
         {"events", baseline.GetEvents()},
+        {"scheduler", SchedulerName()},
         {"packet_hops_per_wall_s", wallS > 0 ? hops / wallS : 0.0},
         {"rss_before_run_mb", rssBeforeRunMb},
         {"drops", baseline.GetDrops()},
         {"flows", traffic.flows.size()},
         {"delivered_bytes", baseline.GetDeliveredBytes()},
         {"expected_bytes", baseline.GetExpectedBytes()},
+        {"discarded_copies", baseline.GetDiscardedCopies()},
+        {"expected_discarded_copies", baseline.GetExpectedDiscardedCopies()},
         {"largest_link_difference_packets", largestDifference},
         {"passed", passed},
         {"link_packets", links},

@@ -35,6 +35,8 @@ for field in $case_fields; do
   require "[.simulation.cases[].plain.$field | $number] | all"
 done
 require '[.simulation.cases[].ours | .passed and .rounds_verified == 1 and .resent_chunks == 0] | all'
+# Both sides of a case run on the same scheduler (the programs' default or --SchedulerType).
+require '[.simulation.cases[] | (.ours.scheduler | type) == "string" and .ours.scheduler == .plain.scheduler] | all'
 for field in comm_s predicted_comm_s wire_bytes link_model_bytes; do
   require "[.simulation.cases[].ours.$field | $number] | all"
 done

@@ -6,6 +6,7 @@
 
 #include "plain-ns3-baseline.h"
 
+#include "group-copy-discard-queue.h"
 #include "island-sync-header.h"
 #include "pim-multicast-helper.h"
 #include "training-island-application.h"
@@ -14,8 +15,6 @@
 #include "ns3/abort.h"
 #include "ns3/application-container.h"
 #include "ns3/inet-socket-address.h"
-#include "ns3/ipv4-routing-table-entry.h"
-#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/names.h"
@@ -198,26 +197,28 @@ PlainNs3Baseline::Build()
         pim.InstallSchedule(m_schedule);
         if (m_traffic.absorbAtMemberRouters)
         {
-            EndGroupsAtMemberRouters(scenario);
+            DiscardGroupCopiesAtMemberRouters(scenario);
         }
     }
 
-    // Copies a group flow delivers: one per member other than the source, none when the
-    // copies end at the member routers.
-    std::map<Ipv4Address, uint64_t> groupReceivers;
+    // Copies of a group's packet: one per member other than the source, delivered to the
+    // islands, or discarded on the member routers' island ports.
+    std::map<Ipv4Address, uint64_t> groupCopies;
     for (const PimMulticastHelper::SourceTree& tree : pim.GetTrees())
     {
-        groupReceivers[tree.group] = m_traffic.absorbAtMemberRouters ? 0 : tree.members.size();
+        groupCopies[tree.group] = tree.members.size();
     }
 
     std::map<uint32_t, Ptr<Node>> sinkNodes; // by node id, so the set-up order is fixed
     m_expectedBytes = 0;
+    m_expectedDiscards = 0;
     for (const Flow& flow : m_traffic.flows)
     {
         Ptr<Node> from =
             flow.fromRouter ? scenario.GetRouter(flow.source) : scenario.GetIsland(flow.source);
         Ipv4Address to;
         uint64_t receivers = 1;
+        uint64_t copies = 0; // discarded at the member routers
         switch (flow.target)
         {
         case Target::ISLAND:
@@ -234,11 +235,12 @@ PlainNs3Baseline::Build()
             break;
         }
         case Target::GROUP: {
-            auto it = groupReceivers.find(flow.group);
-            NS_ABORT_MSG_IF(it == groupReceivers.end(),
+            auto it = groupCopies.find(flow.group);
+            NS_ABORT_MSG_IF(it == groupCopies.end(),
                             "PlainNs3Baseline: no source tree for group " << flow.group);
             to = flow.group;
-            receivers = it->second;
+            receivers = m_traffic.absorbAtMemberRouters ? 0 : it->second;
+            copies = m_traffic.absorbAtMemberRouters ? it->second : 0;
             for (uint32_t island = 0; island < m_topology.GetNCities(); ++island)
             {
                 sinkNodes.emplace(scenario.GetIsland(island)->GetId(), scenario.GetIsland(island));
@@ -264,6 +266,7 @@ PlainNs3Baseline::Build()
             app.Start(Seconds(startS));
             startS += packets * interval.GetSeconds();
             m_expectedBytes += receivers * packets * payloadBytes;
+            m_expectedDiscards += copies * packets;
         }
     }
     PacketSinkHelper sinkHelper("ns3::UdpSocketFactory",
@@ -297,6 +300,7 @@ PlainNs3Baseline::Run()
     }
     m_links.assign(m_topology.GetNDirectedLinks(), 0);
     m_drops = 0;
+    m_discardedCopies = 0;
     for (uint32_t d = 0; d < m_topology.GetNDirectedLinks(); ++d)
     {
         Ptr<PointToPointNetDevice> device =
@@ -305,6 +309,11 @@ PlainNs3Baseline::Run()
         // Every packet a point-to-point device transmits passes through its queue.
         m_links[d] = device->GetQueue()->GetTotalReceivedPackets();
         m_drops += device->GetQueue()->GetTotalDroppedPackets();
+        if (Ptr<GroupCopyDiscardQueue> discard =
+                DynamicCast<GroupCopyDiscardQueue>(device->GetQueue()))
+        {
+            m_discardedCopies += discard->GetDiscardedPackets();
+        }
         Ptr<TrafficControlLayer> tc = device->GetNode()->GetObject<TrafficControlLayer>();
         Ptr<QueueDisc> disc = tc ? tc->GetRootQueueDiscOnDevice(device) : nullptr;
         if (disc)
@@ -315,42 +324,16 @@ PlainNs3Baseline::Run()
 }
 
 void
-PlainNs3Baseline::EndGroupsAtMemberRouters(const WanTopologyHelper& scenario)
+PlainNs3Baseline::DiscardGroupCopiesAtMemberRouters(const WanTopologyHelper& scenario)
 {
-    Ipv4StaticRoutingHelper helper;
     for (uint32_t city = 0; city < m_topology.GetNCities(); ++city)
     {
-        Ptr<Ipv4StaticRouting> routing =
-            helper.GetStaticRouting(scenario.GetRouter(city)->GetObject<Ipv4>());
-        uint32_t down = scenario.GetTxInterface(m_topology.GetAccessDownLink(city));
-        std::vector<Ipv4MulticastRoutingTableEntry> rewritten;
-        for (uint32_t r = routing->GetNMulticastRoutes(); r-- > 0;)
-        {
-            Ipv4MulticastRoutingTableEntry route = routing->GetMulticastRoute(r);
-            std::vector<uint32_t> outputs = route.GetOutputInterfaces();
-            auto it = std::find(outputs.begin(), outputs.end(), down);
-            if (it == outputs.end())
-            {
-                continue;
-            }
-            outputs.erase(it);
-            routing->RemoveMulticastRoute(r);
-            if (!outputs.empty())
-            {
-                rewritten.push_back(
-                    Ipv4MulticastRoutingTableEntry::CreateMulticastRoute(route.GetOrigin(),
-                                                                         route.GetGroup(),
-                                                                         route.GetInputInterface(),
-                                                                         outputs));
-            }
-        }
-        for (const Ipv4MulticastRoutingTableEntry& route : rewritten)
-        {
-            routing->AddMulticastRoute(route.GetOrigin(),
-                                       route.GetGroup(),
-                                       route.GetInputInterface(),
-                                       route.GetOutputInterfaces());
-        }
+        Ptr<PointToPointNetDevice> device = DynamicCast<PointToPointNetDevice>(
+            scenario.GetTxDevice(m_topology.GetAccessDownLink(city)));
+        NS_ABORT_MSG_UNLESS(device, "PlainNs3Baseline: not a point-to-point device");
+        Ptr<GroupCopyDiscardQueue> queue = CreateObject<GroupCopyDiscardQueue>();
+        queue->SetMaxSize(device->GetQueue()->GetMaxSize());
+        device->SetQueue(queue);
     }
 }
 
@@ -394,6 +377,18 @@ uint64_t
 PlainNs3Baseline::GetDeliveredBytes() const
 {
     return m_deliveredBytes;
+}
+
+uint64_t
+PlainNs3Baseline::GetDiscardedCopies() const
+{
+    return m_discardedCopies;
+}
+
+uint64_t
+PlainNs3Baseline::GetExpectedDiscardedCopies() const
+{
+    return m_expectedDiscards;
 }
 
 uint64_t

@@ -133,16 +133,21 @@ class PlainNs3Baseline
     uint64_t GetDrops() const;
     /** @return UDP payload bytes the sinks received */
     uint64_t GetDeliveredBytes() const;
+    /** @return group copies the member routers' GroupCopyDiscardQueues discarded */
+    uint64_t GetDiscardedCopies() const;
+    /** @return group copies that should end at the member routers (our FPGAs absorb them) */
+    uint64_t GetExpectedDiscardedCopies() const;
     /** @return UDP payload bytes the sinks should receive (each group copy counted) */
     uint64_t GetExpectedBytes() const;
 
   private:
     /**
-     * @brief Remove every router's access down link from its multicast routes, so that a
-     * group's copies end at the member routers (where our in-line FPGAs absorb them).
-     * @param scenario the installed scenario, with the source trees installed
+     * @brief Give every router's access down device a GroupCopyDiscardQueue (of the same
+     * size), so that a group's copies end on the member routers' island ports, where our
+     * in-line FPGAs absorb them, after the same multicast forwarding as ours.
+     * @param scenario the installed scenario
      */
-    void EndGroupsAtMemberRouters(const WanTopologyHelper& scenario);
+    void DiscardGroupCopiesAtMemberRouters(const WanTopologyHelper& scenario);
 
     WanTopology m_topology;                        //!< the topology
     CliqueSchedule m_schedule;                     //!< the schedule
@@ -157,6 +162,8 @@ class PlainNs3Baseline
     uint64_t m_drops{0};                           //!< queue drops
     uint64_t m_deliveredBytes{0};                  //!< bytes received by the sinks
     uint64_t m_expectedBytes{0};                   //!< bytes the sinks should receive
+    uint64_t m_discardedCopies{0};                 //!< group copies discarded at member ports
+    uint64_t m_expectedDiscards{0};                //!< group copies that should be discarded
 };
 
 } // namespace ns3

@@ -159,6 +159,7 @@ main(int argc, char* argv[])
     cmd.AddValue("maxEvaluations", "internal: the case's optimizer budget", evaluationsText);
     cmd.AddValue("oursResult", "internal: the `ours` result a plain case replays", oursResult);
     cmd.AddValue("coarseFrames", "internal: the case simulates coarse frames", coarseFrames);
+    CommandLineValues::SetSchedulerDefault();
     cmd.Parse(argc, argv);
 
     return CommandLineValues::RunProgram(PROGRAM, TrainingOptions::GetFieldOptions(), [&]() {

@@ -152,6 +152,7 @@ Run(int argc, char** argv)
     cmd.AddValue("pcap",
                  "write one pcap per directed link into DIR/MODE/ (none if empty)",
                  pcapDir);
+    CommandLineValues::SetSchedulerDefault();
     cmd.Parse(argc, argv);
 
     // The preset fills what was not given.

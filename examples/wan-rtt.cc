@@ -142,6 +142,7 @@ Run(int argc, char** argv)
     cmd.AddValue("out", "write the result JSON to this file (none if empty)", outFile);
     cmd.AddValue("probeBytes", "UDP payload bytes of a probe", probeBytesText);
     cmd.AddValue("optionalLinks", "include the topology's optional_links", optionalLinks);
+    CommandLineValues::SetSchedulerDefault();
     cmd.Parse(argc, argv);
 
     if (topologyFile.empty())

@@ -213,6 +213,7 @@ Run(int argc, char* argv[])
                  "the simulations write no progress reports into their logs (wan-training-simulate "
                  "--quiet)",
                  quiet);
+    CommandLineValues::SetSchedulerDefault();
     cmd.Parse(argc, argv);
 
     uint64_t synthetic =

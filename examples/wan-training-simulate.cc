@@ -164,6 +164,7 @@ Run(int argc, char** argv)
                  fpgaLineRateText);
     cmd.AddValue("out", "write the results JSON to this file (none if empty)", outFile);
     cmd.AddValue("pcap", "write one pcap per device into this directory (none if empty)", pcapDir);
+    CommandLineValues::SetSchedulerDefault();
     cmd.Parse(argc, argv);
 
     // Parse every value; TrainingRun checks them together before building anything.

@@ -13,9 +13,13 @@
 #include "wan-config-error.h"
 #include "wan-topology.h"
 
+#include "ns3/global-value.h"
+#include "ns3/map-scheduler.h"
 #include "ns3/nstime.h"
+#include "ns3/priority-queue-scheduler.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/type-id.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -30,7 +34,7 @@
  * @file
  * @ingroup wan-training-tests
  * TrainingRun: pcap file names, Validate()'s messages, a tiny run with its progress lines, the
- * configuration JSON and determinism of consecutive runs for one seed.
+ * configuration JSON and determinism of consecutive runs for one seed and across schedulers.
  */
 
 using namespace ns3;
@@ -341,7 +345,8 @@ class TrainingRunTinyTestCase : public TestCase
 /**
  * @ingroup wan-training-tests
  * @brief Two lossy runs with one seed, one after the other in one process, give identical
- * results; another seed gives others (so the seed reaches the random streams).
+ * results; another seed gives others (so the seed reaches the random streams); a lossy
+ * both-mode run gives the same results under MapScheduler and PriorityQueueScheduler.
  */
 class TrainingRunDeterminismTestCase : public TestCase
 {
@@ -373,6 +378,36 @@ class TrainingRunDeterminismTestCase : public TestCase
         return run.Passed() ? run.GetResults().ToJson() : "";
     }
 
+    /**
+     * @param scheduler the TypeId of the simulator's scheduler
+     * @return the results JSON of a lossy both-mode round of the Latin triples on the
+     *         reference WAN, simulated with that scheduler (the SchedulerType global value is
+     *         restored after)
+     */
+    std::string RunBothWith(TypeId scheduler)
+    {
+        TypeIdValue before;
+        GlobalValue::GetValueByName("SchedulerType", before);
+        GlobalValue::Bind("SchedulerType", TypeIdValue(scheduler));
+        std::string json;
+        {
+            const WanTopology reference =
+                WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
+            TrainingRun::Config config;
+            config.mode = CapabilityMode::BOTH;
+            config.rounds = 2;
+            config.modelBytes = 400000;
+            config.localSteps = 1;
+            config.stepTime = MilliSeconds(1);
+            config.wanLossRate = 0.01;
+            TrainingRun run(reference, CliqueSchedule::LatinTriples(9), config);
+            run.Run();
+            json = run.Passed() ? run.GetResults().ToJson() : "";
+        }
+        GlobalValue::Bind("SchedulerType", before);
+        return json;
+    }
+
     void DoRun() override
     {
         uint64_t drops1 = 0;
@@ -386,6 +421,15 @@ class TrainingRunDeterminismTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(drops2, drops1, "same drops");
         NS_TEST_EXPECT_MSG_EQ((first == second), true, "identical results JSON");
         NS_TEST_EXPECT_MSG_EQ((first == other), false, "another seed, other results");
+
+        // Every scheduler runs the events in the same order (time, then scheduling order):
+        // the programs' default scheduler gives ns-3's default's results byte for byte.
+        const std::string map = RunBothWith(MapScheduler::GetTypeId());
+        const std::string heap = RunBothWith(PriorityQueueScheduler::GetTypeId());
+        NS_TEST_ASSERT_MSG_NE(map, "", "the lossy both-mode run passes");
+        NS_TEST_EXPECT_MSG_EQ((map == heap),
+                              true,
+                              "MapScheduler and PriorityQueueScheduler: identical results JSON");
     }
 };
 

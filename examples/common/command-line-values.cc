@@ -11,7 +11,10 @@
 #include "wan-input-error.h"
 
 #include "ns3/abort.h"
+#include "ns3/global-value.h"
 #include "ns3/log.h"
+#include "ns3/priority-queue-scheduler.h"
+#include "ns3/type-id.h"
 
 #include <cmath>
 #include <iostream>
@@ -286,6 +289,12 @@ CommandLineValues::WriteText(const std::string& program,
     {
         throw WanInputError(program, option, "cannot write " + file);
     }
+}
+
+void
+CommandLineValues::SetSchedulerDefault()
+{
+    GlobalValue::Bind("SchedulerType", TypeIdValue(PriorityQueueScheduler::GetTypeId()));
 }
 
 int
