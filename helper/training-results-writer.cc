@@ -168,6 +168,7 @@ TrainingResultsWriter::GetTotals() const
         {
             t.fpgaAggregates += port.device->GetAggregatesOut();
             t.fpgaPartialAggregates += port.device->GetTimeouts();
+            t.fpgaKnownLostReleases += port.device->GetKnownLostReleases();
             t.fpgaPassThroughs += port.device->GetPassThroughs();
         }
     }
@@ -483,6 +484,7 @@ TrainingResultsWriter::GetFpgas() const
         uint64_t duplicates = 0;
         uint64_t out = 0;
         uint64_t timeouts = 0;
+        uint64_t knownLost = 0;
         uint64_t passed = 0;
         uint32_t outbox = 0;
         for (Ptr<AggregatorNetDevice> device : devices)
@@ -492,6 +494,7 @@ TrainingResultsWriter::GetFpgas() const
             duplicates += device->GetDuplicates();
             out += device->GetAggregatesOut();
             timeouts += device->GetTimeouts();
+            knownLost += device->GetKnownLostReleases();
             passed += device->GetPassThroughs();
             outbox = std::max(outbox, device->GetOutboxHighWaterMark());
         }
@@ -500,6 +503,7 @@ TrainingResultsWriter::GetFpgas() const
                     {"duplicates", duplicates},
                     {"aggregates_out", out},
                     {"timeouts", timeouts},
+                    {"known_lost_releases", knownLost},
                     {"pass_throughs", passed},
                     {"pass_throughs_by_reason", reasons},
                     {"outbox_high_water_mark", outbox}};
@@ -672,6 +676,7 @@ TrainingResultsWriter::GetSummary(const TrainingRunSummary::Summary& totals) con
             {"queue_drops", totals.queueDrops},
             {"fpga_aggregates", totals.fpgaAggregates},
             {"fpga_partial_aggregates", totals.fpgaPartialAggregates},
+            {"fpga_known_lost_releases", totals.fpgaKnownLostReleases},
             {"fpga_pass_throughs", totals.fpgaPassThroughs},
             {"final_loss", totals.finalLoss},
             {"final_consensus", totals.finalConsensus}};

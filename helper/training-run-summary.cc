@@ -487,6 +487,7 @@ ReadSummary(const FieldReader& summary)
     s.queueDrops = summary.Count("queue_drops");
     s.fpgaAggregates = summary.Count("fpga_aggregates");
     s.fpgaPartialAggregates = summary.Count("fpga_partial_aggregates");
+    s.fpgaKnownLostReleases = summary.Count("fpga_known_lost_releases");
     s.fpgaPassThroughs = summary.Count("fpga_pass_throughs");
     s.finalLoss = summary.Number("final_loss");
     s.finalConsensus = summary.Number("final_consensus");

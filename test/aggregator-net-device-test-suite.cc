@@ -160,6 +160,19 @@ NoteTimeout(std::map<uint32_t, Time>* released,
 }
 
 /**
+ * @brief ContributionIn sink: when each sender's contribution to each chunk left the pipeline
+ * (the first time).
+ * @param exits (sender, chunk) -> time
+ * @param header the contribution's header
+ */
+void
+NoteExit(std::map<std::pair<uint32_t, uint32_t>, Time>* exits, const IslandSyncHeader& header)
+{
+    exits->emplace(std::make_pair(uint32_t{header.GetSender()}, header.GetChunkIndex()),
+                   Simulator::Now());
+}
+
+/**
  * @brief SlotsInUse sink: the largest value.
  * @param max the largest value so far
  * @param oldValue the previous value
@@ -887,6 +900,125 @@ AggregatorTimeoutTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
+ * @brief A contribution known lost: when a contributor's later chunk arrives, the slots of the
+ * chunks it skipped stop expecting it and leave at once as partial aggregates (not after
+ * Timeout), a slot opened after the loss was seen never expects it, and its repair passes the
+ * closed chunk unchanged.
+ */
+class AggregatorKnownLostTestCase : public AggregatorTestCase
+{
+  public:
+    AggregatorKnownLostTestCase();
+
+  private:
+    void DoRun() override;
+};
+
+AggregatorKnownLostTestCase::AggregatorKnownLostTestCase()
+    : AggregatorTestCase("a contribution known lost: its slot leaves before Timeout, its repair "
+                         "passes through")
+{
+}
+
+void
+AggregatorKnownLostTestCase::DoRun()
+{
+    SetDataDir(NS_TEST_SOURCEDIR);
+    const Time timeout = Seconds(5);
+    Ptr<AggregatorNetDevice> fpga = BuildTimeoutScenario(timeout);
+    std::map<uint32_t, Time> released;
+    std::map<uint32_t, uint64_t> missing;
+    fpga->TraceConnectWithoutContext("KnownLost",
+                                     MakeBoundCallback(&NoteTimeout, &released, &missing));
+    const uint32_t chunks = 8;
+    const uint32_t receiver = City("lon");
+    const uint32_t lossy = City("lax");
+    const uint64_t all = Bit(City("nyc")) | Bit(City("chi")) | Bit(lossy);
+    const uint64_t others = all & ~Bit(lossy);
+    // lax's chunk 2 is lost on the way: its chunk 3 reaches lon's FPGA after the others' chunk
+    // 2 (lax is farther), so the slot is open then. Its chunk 5 is lost too, and the others
+    // send from chunk 5 on 200 ms later: lax's chunk 6 arrives before chunk 5's slot opens.
+    const std::set<uint32_t> lost{2, 5};
+    for (uint32_t c = 0; c < chunks; ++c)
+    {
+        const Time at = Seconds(1) + MicroSeconds(100 * c);
+        const Time others = c >= 5 ? at + MilliSeconds(200) : at;
+        SendData(others, City("nyc"), receiver, 0, c, chunks);
+        SendData(others, City("chi"), receiver, 0, c, chunks);
+        if (!lost.count(c))
+        {
+            SendData(at, lossy, receiver, 0, c, chunks);
+        }
+    }
+    std::map<std::pair<uint32_t, uint32_t>, Time> exits; // (sender, chunk) -> pipeline exit
+    fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteExit, &exits));
+    // The receiver's repair request is answered: lax sends chunk 2 again.
+    const Time repairAt = Seconds(2);
+    SendData(repairAt, lossy, receiver, 0, 2, chunks);
+    Simulator::Run();
+
+    uint32_t partials = 0;
+    uint32_t complete = 0;
+    uint32_t passed = 0;
+    for (const Received& received : m_received)
+    {
+        NS_TEST_ASSERT_MSG_EQ(received.sync, true, "an unexpected packet arrived");
+        const IslandSyncHeader& header = received.header;
+        const uint32_t c = header.GetChunkIndex();
+        std::vector<double> got(header.GetValues().begin(), header.GetValues().end());
+        if (header.GetType() != IslandSyncHeader::AGGREGATE)
+        {
+            ++passed;
+            NS_TEST_EXPECT_MSG_EQ(header.GetSender(), lossy, "the repair's sender");
+            NS_TEST_EXPECT_MSG_EQ(c, 2u, "the repaired chunk");
+            NS_TEST_EXPECT_MSG_EQ((received.bytes == ChunkPayload(DataHeader(0, lossy, c, chunks))),
+                                  true,
+                                  "the repair is unchanged");
+        }
+        else if (lost.count(c))
+        {
+            ++partials;
+            NS_TEST_EXPECT_MSG_EQ(header.GetContributors(), others, "partial bitmap of " << c);
+            CheckSum(got, others, c, chunks, "partial aggregate of chunk " + std::to_string(c));
+        }
+        else
+        {
+            ++complete;
+            NS_TEST_EXPECT_MSG_EQ(header.GetContributors(), all, "bitmap of " << c);
+            CheckSum(got, all, c, chunks, "aggregate of chunk " + std::to_string(c));
+        }
+    }
+    NS_TEST_EXPECT_MSG_EQ(partials, 2u, "one partial aggregate per lost contribution");
+    NS_TEST_EXPECT_MSG_EQ(complete, chunks - 2, "the other chunks complete");
+    NS_TEST_EXPECT_MSG_EQ(passed, 1u, "the repair passed through");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetKnownLostReleases(), 2u, "known-lost releases");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetTimeouts(), 0u, "no slot waited for its Timeout");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetPassThroughs(AggregatorNetDevice::CLOSED), 1u, "closed");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotsInUse(), 0u, "every slot freed");
+    NS_TEST_EXPECT_MSG_EQ(released.size(), 2u, "KnownLost trace per lost contribution");
+    for (const auto& [c, at] : released)
+    {
+        NS_TEST_EXPECT_MSG_EQ(missing[c], Bit(lossy), "the lost contributor of " << c);
+        // Long before Timeout: as soon as the slot holds the others' contributions and lax's
+        // next chunk has shown the loss (chunk 2: lax's chunk 3 came last; chunk 5: the
+        // others' chunk 5 came last, its slot expecting them alone from the start).
+        const Time shown = std::max({exits[std::make_pair(City("nyc"), c)],
+                                     exits[std::make_pair(City("chi"), c)],
+                                     exits[std::make_pair(lossy, c + 1)]});
+        NS_TEST_EXPECT_MSG_EQ(at, shown, "released when the loss was known: chunk " << c);
+        NS_TEST_EXPECT_MSG_LT(at - m_opened[c], timeout / 10, "long before Timeout: " << c);
+    }
+    const Time othersTwo = exits[std::make_pair(City("chi"), 2u)];
+    const Time lossyThree = exits[std::make_pair(lossy, 3u)];
+    const Time lossySix = exits[std::make_pair(lossy, 6u)];
+    const Time othersFive = exits[std::make_pair(City("nyc"), 5u)];
+    NS_TEST_EXPECT_MSG_LT(othersTwo, lossyThree, "slot 2 was open when the loss was seen");
+    NS_TEST_EXPECT_MSG_LT(lossySix, othersFive, "slot 5 was not yet open then");
+    End();
+}
+
+/**
+ * @ingroup wan-training-tests
  * @brief The slots' deadlines: a slot that completes never times out, and a slot opened after
  * Timeout was shortened is released at its own deadline, before an older slot's later one.
  */
@@ -1308,6 +1440,7 @@ AggregatorNetDeviceTestSuite::AggregatorNetDeviceTestSuite()
     AddTestCase(new AggregatorCompleteTestCase(true), TestCase::QUICK);
     AddTestCase(new AggregatorTinySlotTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorTimeoutTestCase(), TestCase::QUICK);
+    AddTestCase(new AggregatorKnownLostTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorDeadlineOrderTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorDeferredTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorDuplicateTestCase(), TestCase::QUICK);

@@ -88,6 +88,12 @@ AggregatorNetDevice::GetTypeId()
                             "An incomplete slot was released as a partial aggregate.",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_timeoutTrace),
                             "ns3::AggregatorNetDevice::TimeoutCallback")
+            .AddTraceSource("KnownLost",
+                            "An incomplete slot was released as a partial aggregate before its "
+                            "Timeout: every contribution it still expected is known lost (a "
+                            "later chunk of the sender arrived).",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_knownLostTrace),
+                            "ns3::AggregatorNetDevice::TimeoutCallback")
             .AddTraceSource("SlotsInUse",
                             "The number of slots in use by this port.",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_slotsInUse),
@@ -250,6 +256,11 @@ AggregatorNetDevice::ClearExpectations(uint16_t jobId)
     {
         it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
     }
+    for (auto it = m_senderNext.lower_bound(SenderKey{jobId, 0, 0, 0});
+         it != m_senderNext.end() && std::get<0>(it->first) == jobId;)
+    {
+        it = m_senderNext.erase(it);
+    }
 }
 
 uint64_t
@@ -308,6 +319,12 @@ uint64_t
 AggregatorNetDevice::GetTimeouts() const
 {
     return m_timeouts;
+}
+
+uint64_t
+AggregatorNetDevice::GetKnownLostReleases() const
+{
+    return m_knownLostReleases;
 }
 
 uint64_t
@@ -396,7 +413,12 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
                                 header.GetChunkIndex()};
     ChunkState& chunk = m_chunks[contribution.key];
     contribution.chunk = &chunk;
-    contribution.deferred = CanDefer(contribution);
+    contribution.lostFrom = header.GetType() == IslandSyncHeader::DATA
+                                ? NoteSenderProgress(contribution)
+                                : header.GetChunkIndex();
+    // A contribution that reveals a loss changes other slots at its exit: never deferred.
+    contribution.deferred =
+        contribution.lostFrom == header.GetChunkIndex() && CanDefer(contribution);
     if (contribution.deferred)
     {
         // Summed for sure: the packet is not needed any more.
@@ -613,7 +635,7 @@ AggregatorNetDevice::SnoopView(const IslandSyncHeader& header, Ipv4Address desti
         auto it = m_chunks.find(key);
         if (it != m_chunks.end() && it->second.open)
         {
-            Release(key, it->second, true, false);
+            Release(key, it->second, true, ReleaseCause::OTHER);
         }
     }
 }
@@ -659,6 +681,10 @@ AggregatorNetDevice::Process(const Contribution& contribution)
     {
         --chunk.others;
     }
+    if (contribution.lostFrom < header.GetChunkIndex())
+    {
+        NoteKnownLost(contribution);
+    }
 
     // CanDefer's promise: a deferred contribution is summed into its open slot, nothing else.
     const char* const broken = "a deferred contribution did more than add to its slot's sums";
@@ -682,7 +708,9 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         }
         chunk.open = true;
         Slot& slot = chunk.slot;
-        slot.expected = contribution.expected;
+        slot.expected = contribution.expected & ~chunk.knownLost;
+        slot.lost = contribution.expected & chunk.knownLost;
+        chunk.knownLost = 0;
         slot.contributors = 0;
         slot.format = header.GetFormat();
         slot.chunkCount = header.GetChunkCount();
@@ -739,7 +767,7 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         Emit(contribution.packet);
         if (slot.contributors != 0)
         {
-            Release(key, chunk, false, false);
+            Release(key, chunk, false, ReleaseCause::OTHER);
         }
         else
         {
@@ -753,26 +781,114 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.safe = slot.safe && FixedPointSum::IsSafe(values, __builtin_popcountll(bits));
         ++m_contributionsSummed;
     }
+    if (!contribution.deferred)
+    {
+        // Known losses that waited for the chunk's deferred contributions to leave.
+        slot.expected &= ~(chunk.deferred == 0 ? chunk.knownLost : 0);
+        slot.lost |= chunk.deferred == 0 ? chunk.knownLost : 0;
+        chunk.knownLost = chunk.deferred == 0 ? 0 : chunk.knownLost;
+    }
     if (slot.contributors != 0 && (slot.contributors & slot.expected) == slot.expected)
     {
         NS_ASSERT_MSG(!contribution.deferred, broken);
-        Release(key, chunk, true, false);
+        const bool complete = slot.lost == 0;
+        Release(key, chunk, complete, complete ? ReleaseCause::OTHER : ReleaseCause::KNOWN_LOST);
     }
 }
 
 void
 AggregatorNetDevice::ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk)
 {
-    if (!chunk.open && chunk.deferred == 0 && chunk.others == 0)
+    if (!chunk.open && chunk.deferred == 0 && chunk.others == 0 &&
+        (chunk.knownLost == 0 || IsClosed(key)))
     {
         m_chunks.erase(key);
     }
 }
 
-void
-AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, bool timeout)
+uint32_t
+AggregatorNetDevice::NoteSenderProgress(const Contribution& contribution)
 {
-    NS_LOG_FUNCTION(this << complete << timeout);
+    const IslandSyncHeader& header = contribution.header;
+    const uint32_t index = header.GetChunkIndex();
+    if (contribution.destination != m_islandAddress)
+    {
+        // Tree ports: a member's DATA may pass some ports and be summed at others, so its
+        // chunks do not reach one port in a gapless sequence.
+        return index;
+    }
+    const SenderKey sender{header.GetJobId(),
+                           header.GetRound(),
+                           header.GetCliqueId(),
+                           header.GetSender()};
+    auto [it, added] = m_senderNext.try_emplace(sender, index + 1);
+    if (added)
+    {
+        // The sender's first chunk here: nothing to compare with (a stream starts at chunk 0,
+        // but an entry forgotten with its round must not see a gap). Forget the job's rounds
+        // two and more before this one.
+        const uint32_t round = header.GetRound();
+        if (round >= 2)
+        {
+            auto end = m_senderNext.lower_bound(SenderKey{header.GetJobId(), round - 1, 0, 0});
+            m_senderNext.erase(m_senderNext.lower_bound(SenderKey{header.GetJobId(), 0, 0, 0}),
+                               end);
+        }
+        return index;
+    }
+    const uint32_t next = it->second;
+    if (index < next)
+    {
+        return index; // a repair, or a duplicate
+    }
+    it->second = index + 1;
+    return next;
+}
+
+void
+AggregatorNetDevice::NoteKnownLost(const Contribution& contribution)
+{
+    const IslandSyncHeader& header = contribution.header;
+    const uint64_t bit = contribution.contributors;
+    NS_LOG_LOGIC("chunks " << contribution.lostFrom << " to " << header.GetChunkIndex() - 1
+                           << " of sender " << header.GetSender() << " are lost");
+    for (uint32_t index = contribution.lostFrom; index < header.GetChunkIndex(); ++index)
+    {
+        const ChunkKey key{header.GetJobId(), header.GetRound(), header.GetCliqueId(), index};
+        if (IsClosed(key))
+        {
+            continue;
+        }
+        ChunkState& chunk = m_chunks[key];
+        chunk.knownLost |= bit;
+        ApplyKnownLost(key, chunk);
+    }
+}
+
+void
+AggregatorNetDevice::ApplyKnownLost(const ChunkKey& key, ChunkState& chunk)
+{
+    if (!chunk.open || chunk.deferred != 0)
+    {
+        // Applied when the slot opens, or when its deferred contributions have left.
+        return;
+    }
+    Slot& slot = chunk.slot;
+    const uint64_t lost = chunk.knownLost & slot.expected & ~slot.contributors;
+    chunk.knownLost = 0;
+    slot.expected &= ~lost;
+    slot.lost |= lost;
+    if (chunk.others == 0 && slot.contributors != 0 &&
+        (slot.contributors & slot.expected) == slot.expected)
+    {
+        Release(key, chunk, false, ReleaseCause::KNOWN_LOST);
+    }
+}
+
+void
+AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, ReleaseCause cause)
+{
+    NS_LOG_FUNCTION(this << complete << static_cast<int>(cause));
     NS_ASSERT(chunk.open);
     Slot& slot = chunk.slot;
 
@@ -819,16 +935,21 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, boo
     }
     packet->AddHeader(ip);
 
-    uint64_t missing = slot.expected & ~slot.contributors;
+    uint64_t missing = (slot.expected | slot.lost) & ~slot.contributors;
     Free(key, chunk);
 
     NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);
     ++m_aggregatesOut;
     m_aggregateOutTrace(header, complete);
-    if (timeout)
+    if (cause == ReleaseCause::TIMEOUT)
     {
         ++m_timeouts;
         m_timeoutTrace(header, missing);
+    }
+    else if (cause == ReleaseCause::KNOWN_LOST)
+    {
+        ++m_knownLostReleases;
+        m_knownLostTrace(header, missing);
     }
     Emit(packet);
 }
@@ -838,6 +959,7 @@ AggregatorNetDevice::Free(const ChunkKey& key, ChunkState& chunk)
 {
     Close(key);
     chunk.open = false;
+    chunk.knownLost = 0;
     m_slotsInUse = m_slotsInUse - 1;
     Fpga().ReleaseSlot();
     ForgetIfIdle(key, chunk);
@@ -869,7 +991,7 @@ AggregatorNetDevice::SlotTimeouts()
         m_deadlines.pop();
         if (it != m_chunks.end())
         {
-            Release(it->first, it->second, false, true);
+            Release(it->first, it->second, false, ReleaseCause::TIMEOUT);
         }
     }
     ScheduleSlotTimeouts();

@@ -89,6 +89,19 @@ namespace ns3
  * and padding bytes after the header). When the bitmap equals the expected bitmap the device
  * sends one AGGREGATE and frees the slot. `Timeout` after the slot was opened, an incomplete
  * slot is released as a *partial* AGGREGATE carrying the bitmap of the contributions it holds.
+ * **A contribution known lost.** The path from a contributor to the port is FIFO, and a
+ * contributor sends its chunks in index order (repairs aside, which go back): when a DATA
+ * contribution of chunk c leaves the pipeline and its sender's previous one in the exchange was
+ * of chunk p < c - 1, the sender's contributions to chunks p+1 .. c-1 are lost. An open slot of
+ * those chunks stops expecting the sender and, when it then holds every contribution still
+ * expected (and none of its chunk is in the pipeline), leaves at once as a partial aggregate
+ * (`KnownLost` trace, GetKnownLostReleases), long before its Timeout; a slot opened later for
+ * such a chunk does not expect the sender from the start. The receiver then asks the sender for
+ * it (a repair passes the closed chunk unchanged). Only the tail of a stream, where no later
+ * chunk reveals a loss, still waits for Timeout. Were the path to reorder (the `reorder` fault,
+ * or a reroute), a contribution taken for lost arrives after its chunk closed and passes
+ * through: the round stays exact, at the cost of one pass-through.
+ *
  * Once a chunk's aggregate has left (complete or partial) the chunk is *closed*: the device
  * remembers closed chunks per (job, round, clique) as index intervals (not slot memory).
  * The timeouts do not weigh on the simulator's event set: the device keeps the slots' deadlines
@@ -283,6 +296,11 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint64_t GetAggregatesOut() const;
     /** @return partial aggregates released by Timeout */
     uint64_t GetTimeouts() const;
+    /**
+     * @return partial aggregates released before their Timeout because a contribution they
+     *         expected was known lost (a later chunk of its sender arrived)
+     */
+    uint64_t GetKnownLostReleases() const;
     /** @return packets forwarded unchanged, every reason */
     uint64_t GetPassThroughs() const;
     /**
@@ -382,6 +400,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
         Ipv4Address destination;   //!< where the aggregate goes (the island, or the root)
         std::vector<int64_t> sums; //!< running sums, one per value (FixedPointSum)
         bool safe{true};           //!< whether every contribution summed is FixedPointSum::IsSafe
+        uint64_t lost{0};          //!< contributors no longer expected: known lost
         uint64_t opening{0};       //!< opening order (its entry in the deadline heap)
         Time deadline;             //!< when it is released if still incomplete
     };
@@ -393,11 +412,23 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     struct ChunkState
     {
-        uint64_t deferred{0}; //!< contributors of the deferred contributions in the pipeline
-        uint32_t others{0};   //!< contributions in the pipeline that are not deferred
-        bool open{false};     //!< whether the chunk has a slot
-        Slot slot;            //!< the slot, when open
+        uint64_t deferred{0};  //!< contributors of the deferred contributions in the pipeline
+        uint32_t others{0};    //!< contributions in the pipeline that are not deferred
+        uint64_t knownLost{0}; //!< contributors whose contribution is known lost, not applied
+        bool open{false};      //!< whether the chunk has a slot
+        Slot slot;             //!< the slot, when open
     };
+
+    /** Why an incomplete slot leaves, for its counters and traces. */
+    enum class ReleaseCause
+    {
+        OTHER,      //!< complete, or an overflow
+        TIMEOUT,    //!< its Timeout passed
+        KNOWN_LOST, //!< every contribution still expected is known lost
+    };
+
+    /** (job, round, clique, sender): one contributor's stream of one clique exchange. */
+    using SenderKey = std::tuple<uint16_t, uint32_t, uint16_t, uint16_t>;
 
     /** The chunks with a slot or with contributions in the pipeline. */
     using ChunkMap = std::unordered_map<ChunkKey, ChunkState, ChunkKeyHash>;
@@ -415,6 +446,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
         Ipv4Address destination;    //!< where its chunk's aggregate goes
         Time exit;                  //!< when it leaves the pipeline
         bool deferred{false};       //!< summed without an exit event of its own
+        uint32_t lostFrom{0};       //!< its sender's chunks lostFrom .. its chunk - 1 are lost
     };
 
     /**
@@ -474,10 +506,11 @@ class AggregatorNetDevice : public PointToPointNetDevice
      * @param chunk its entry in m_chunks, open (erased here when nothing of the chunk is left
      *        in the pipeline)
      * @param complete whether every expected contribution is in the slot
-     * @param timeout whether the slot's Timeout released it (counted, Timeout trace); a slot
-     *        released early because a contribution would overflow it is neither
+     * @param cause what released it: the slot's Timeout (counted, Timeout trace), a
+     *        contribution known lost (counted, KnownLost trace), or neither (complete, or
+     *        released early because a contribution would overflow it)
      */
-    void Release(ChunkKey key, ChunkState& chunk, bool complete, bool timeout);
+    void Release(ChunkKey key, ChunkState& chunk, bool complete, ReleaseCause cause);
     /**
      * @brief Close a chunk and free its slot (the entry is erased when nothing of the chunk is
      * left in the pipeline).
@@ -491,6 +524,30 @@ class AggregatorNetDevice : public PointToPointNetDevice
      * @param chunk its entry in m_chunks
      */
     void ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk);
+
+    /**
+     * @brief Note where a DATA contribution's sender stands in its stream.
+     * @param contribution a DATA contribution entering the pipeline
+     * @return the first chunk of the gap it reveals (its sender's chunks from there to its chunk
+     *         are lost), or its chunk index when it reveals none
+     */
+    uint32_t NoteSenderProgress(const Contribution& contribution);
+
+    /**
+     * @brief A sender's contributions to some chunks are lost: their open slots stop expecting
+     * it (and leave when complete), their later slots never expect it.
+     * @param contribution the contribution that revealed the gap (at its pipeline exit)
+     */
+    void NoteKnownLost(const Contribution& contribution);
+
+    /**
+     * @brief Apply a chunk's known-lost contributors to its open slot, and release the slot
+     * when it then holds every contribution still expected and none of its chunk is in the
+     * pipeline.
+     * @param key the chunk
+     * @param chunk its entry
+     */
+    void ApplyKnownLost(const ChunkKey& key, ChunkState& chunk);
     /**
      * @param deadline an entry of the deadline heap
      * @return the chunk whose slot it is the deadline of, or m_chunks.end() when that slot was
@@ -561,6 +618,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     EventId m_timeoutEvent;                      //!< SlotTimeouts, at m_timeoutEventAt
     Time m_timeoutEventAt;                       //!< when m_timeoutEvent fires
     std::map<StreamKey, ChunkRangeSet> m_closed; //!< closed chunks per clique exchange
+    std::map<SenderKey, uint32_t> m_senderNext;  //!< next chunk expected of each sender
     std::deque<Ptr<Packet>> m_outbox;            //!< emitted packets waiting for queue room
     EventId m_drainEvent;                        //!< pending outbox drain
     bool m_txEndConnected;                       //!< whether TransmissionEnded is connected
@@ -571,18 +629,20 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint64_t m_contributionsSummed;            //!< summed
     uint64_t m_duplicates;                     //!< duplicates absorbed
     uint64_t m_aggregatesOut;                  //!< aggregates sent
-    uint64_t m_timeouts;                       //!< partial aggregates
+    uint64_t m_timeouts;                       //!< partial aggregates by Timeout
+    uint64_t m_knownLostReleases{0};           //!< partial aggregates by a known loss
     uint64_t m_passThroughs[N_PASS_REASONS];   //!< forwarded unchanged, by reason
     TracedValue<uint32_t> m_slotsInUse;        //!< slots in use
     TracedValue<uint32_t> m_slotHighWaterMark; //!< most slots in use
     uint32_t m_outboxHighWaterMark;            //!< most packets in the outbox
 
     // Traces.
-    TracedCallback<const IslandSyncHeader&> m_contributionInTrace;     //!< ContributionIn
-    TracedCallback<const IslandSyncHeader&> m_duplicateTrace;          //!< Duplicate
-    TracedCallback<const IslandSyncHeader&, bool> m_aggregateOutTrace; //!< AggregateOut
-    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;  //!< PassThrough
-    TracedCallback<const IslandSyncHeader&, uint64_t> m_timeoutTrace;  //!< Timeout
+    TracedCallback<const IslandSyncHeader&> m_contributionInTrace;      //!< ContributionIn
+    TracedCallback<const IslandSyncHeader&> m_duplicateTrace;           //!< Duplicate
+    TracedCallback<const IslandSyncHeader&, bool> m_aggregateOutTrace;  //!< AggregateOut
+    TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;   //!< PassThrough
+    TracedCallback<const IslandSyncHeader&, uint64_t> m_timeoutTrace;   //!< Timeout
+    TracedCallback<const IslandSyncHeader&, uint64_t> m_knownLostTrace; //!< KnownLost
 };
 
 } // namespace ns3

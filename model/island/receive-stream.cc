@@ -106,6 +106,18 @@ ReceiveStream::Cancel()
 }
 
 void
+ReceiveStream::NackAbsent(uint32_t chunk)
+{
+    if (!m_timing.behindFpga || m_complete || chunk < m_first || chunk >= m_end ||
+        m_held.Contains(chunk))
+    {
+        return;
+    }
+    m_nack({{chunk, chunk + 1}});
+    m_holdUntil = std::max(m_holdUntil, GetRepairDue(1));
+}
+
+void
 ReceiveStream::Timeout()
 {
     if (m_complete)

@@ -90,6 +90,14 @@ class ReceiveStream
     /** Stop the timers. */
     void Cancel();
 
+    /**
+     * @brief An in-line FPGA's aggregate of a chunk arrived without this stream's source: the
+     * FPGA closed the chunk without its contribution (lost, or past the FPGA's Timeout), so it
+     * can only come as a repair. NACK it at once unless it is held (behind an FPGA only).
+     * @param chunk the chunk
+     */
+    void NackAbsent(uint32_t chunk);
+
     /** @return the contributor */
     uint32_t GetSource() const;
     /** @return the ring step */

@@ -308,6 +308,20 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
             SendDone(source);
         }
     }
+    const CapabilityMode mode = GetMode();
+    if (header.GetType() == IslandSyncHeader::AGGREGATE &&
+        (mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH))
+    {
+        // The edge FPGA sends one aggregate per chunk: whoever it leaves out comes only as a
+        // repair (tree mode is different: the root gets a chunk's sums from several subtrees).
+        for (auto& [source, stream] : rx.streams)
+        {
+            if ((contributors & Bit(source)) == 0)
+            {
+                stream.NackAbsent(chunk);
+            }
+        }
+    }
     ChunkHeld(chunk);
     m_ctx.progress(m_round);
 }
