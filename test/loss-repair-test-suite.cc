@@ -24,14 +24,16 @@
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 
 /**
  * @file
  * @ingroup wan-training-tests
  * Loss repair (issue 23): one lost chunk costs one repair, about a round trip, in unicast at the
- * middle and at the tail of a stream; behind an edge FPGA the slot of a chunk whose contribution
- * is known lost leaves at once, and the repair costs about a round trip too.
+ * middle and at the tail of a stream, and a gap with a lost tail one round trip too; behind an edge
+ * FPGA the slot of a chunk whose contribution is known lost leaves at once, and the repair costs
+ * about a round trip too.
  */
 
 using namespace ns3;
@@ -46,10 +48,10 @@ const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
 
 /**
  * @ingroup wan-training-tests
- * @brief A receive error model that drops one DATA chunk: the first arrival of a given chunk
- * index from a given sender to a given destination (a retransmission passes).
+ * @brief A receive error model that drops chosen DATA chunks: the first arrival of each given
+ * chunk index from a given sender to a given destination (a retransmission passes).
  */
-class DropOneChunkErrorModel : public ErrorModel
+class DropChunksErrorModel : public ErrorModel
 {
   public:
     /**
@@ -58,7 +60,7 @@ class DropOneChunkErrorModel : public ErrorModel
      */
     static TypeId GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::WanTrainingTest::DropOneChunkErrorModel")
+        static TypeId tid = TypeId("ns3::WanTrainingTest::DropChunksErrorModel")
                                 .SetParent<ErrorModel>()
                                 .SetGroupName("WanTraining");
         return tid;
@@ -67,28 +69,24 @@ class DropOneChunkErrorModel : public ErrorModel
     /**
      * @param sender the sender's island
      * @param destination the datagram's destination address
-     * @param chunk the chunk index to drop
+     * @param chunks the chunk indices to drop
      */
-    void Set(uint32_t sender, Ipv4Address destination, uint32_t chunk)
+    void Set(uint32_t sender, Ipv4Address destination, const std::set<uint32_t>& chunks)
     {
         m_sender = sender;
         m_destination = destination;
-        m_chunk = chunk;
+        m_chunks = chunks;
     }
 
-    /** @return when the chunk was dropped (none if it was not) */
+    /** @return when the last chunk was dropped (none if not every chunk was) */
     std::optional<Time> GetDropTime() const
     {
-        return m_droppedAt;
+        return m_chunks.empty() ? m_droppedAt : std::nullopt;
     }
 
   private:
     bool DoCorrupt(Ptr<Packet> packet) override
     {
-        if (m_droppedAt)
-        {
-            return false;
-        }
         IslandSyncHeader header;
         uint32_t to = 0;
         if (IslandSyncHeader::ReadFromPacket(packet,
@@ -97,10 +95,11 @@ class DropOneChunkErrorModel : public ErrorModel
                                              header,
                                              &to) == 0 ||
             header.GetType() != IslandSyncHeader::DATA || header.GetSender() != m_sender ||
-            header.GetChunkIndex() != m_chunk || Ipv4Address(to) != m_destination)
+            m_chunks.count(header.GetChunkIndex()) == 0 || Ipv4Address(to) != m_destination)
         {
             return false;
         }
+        m_chunks.erase(header.GetChunkIndex());
         m_droppedAt = Simulator::Now();
         return true;
     }
@@ -111,8 +110,8 @@ class DropOneChunkErrorModel : public ErrorModel
 
     uint32_t m_sender{0};            //!< the sender's island
     Ipv4Address m_destination;       //!< the datagram's destination
-    uint32_t m_chunk{0};             //!< the chunk to drop
-    std::optional<Time> m_droppedAt; //!< when it was dropped
+    std::set<uint32_t> m_chunks;     //!< the chunks still to drop
+    std::optional<Time> m_droppedAt; //!< when the last one was dropped
 };
 
 /** What one run of a case gives. */
@@ -133,26 +132,26 @@ struct Outcome
  * @param sender the island whose chunk is dropped
  * @param receiver the island it is sent to
  * @param link the directed link on whose receiving device it is dropped
- * @param chunk the chunk index to drop; none: a lossless run
+ * @param chunks the chunk indices to drop (none: a lossless run)
  * @return the outcome
  */
 Outcome
-RunWithOneLoss(const WanTopology& topology,
-               const CliqueSchedule& schedule,
-               const TrainingRun::Config& config,
-               uint32_t sender,
-               uint32_t receiver,
-               uint32_t link,
-               std::optional<uint32_t> chunk)
+RunWithLosses(const WanTopology& topology,
+              const CliqueSchedule& schedule,
+              const TrainingRun::Config& config,
+              uint32_t sender,
+              uint32_t receiver,
+              uint32_t link,
+              const std::set<uint32_t>& chunks)
 {
     Outcome outcome;
     TrainingRun run(topology, schedule, config);
     run.Build();
-    Ptr<DropOneChunkErrorModel> model;
-    if (chunk)
+    Ptr<DropChunksErrorModel> model;
+    if (!chunks.empty())
     {
-        model = CreateObject<DropOneChunkErrorModel>();
-        model->Set(sender, run.GetScenario().GetIslandAddress(receiver), *chunk);
+        model = CreateObject<DropChunksErrorModel>();
+        model->Set(sender, run.GetScenario().GetIslandAddress(receiver), chunks);
         run.GetScenario().GetRxDevice(link)->SetAttribute("ReceiveErrorModel", PointerValue(model));
     }
     run.Run();
@@ -212,13 +211,12 @@ class UnicastSingleLossTestCase : public TestCase
         const uint32_t ccc = 2;
         const uint32_t link = tiny.GetWanDirectedLink(0, 1);
         const Time rtt = IslandTiming::GetRoundTripTime(tiny, aaa, ccc);
-        const Outcome lossless =
-            RunWithOneLoss(tiny, schedule, config, aaa, ccc, link, std::nullopt);
+        const Outcome lossless = RunWithLosses(tiny, schedule, config, aaa, ccc, link, {});
         NS_TEST_ASSERT_MSG_EQ(lossless.repairs, 0u, "no repair without a loss");
         NS_TEST_ASSERT_MSG_GT(lossless.chunkCount, 1000u, "a long stream");
 
         const Outcome middle =
-            RunWithOneLoss(tiny, schedule, config, aaa, ccc, link, lossless.chunkCount / 2);
+            RunWithLosses(tiny, schedule, config, aaa, ccc, link, {lossless.chunkCount / 2});
         NS_TEST_ASSERT_MSG_EQ(middle.dropped.has_value(), true, "the middle chunk was dropped");
         NS_TEST_EXPECT_MSG_EQ(middle.repairs, 1u, "one repair");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(middle.commS, lossless.commS, "a loss costs time");
@@ -227,7 +225,7 @@ class UnicastSingleLossTestCase : public TestCase
                                     "a middle loss costs at most a round trip");
 
         const Outcome tail =
-            RunWithOneLoss(tiny, schedule, config, aaa, ccc, link, lossless.chunkCount - 1);
+            RunWithLosses(tiny, schedule, config, aaa, ccc, link, {lossless.chunkCount - 1});
         NS_TEST_ASSERT_MSG_EQ(tail.dropped.has_value(), true, "the last chunk was dropped");
         NS_TEST_EXPECT_MSG_EQ(tail.repairs, 1u, "one repair");
         // The tail is seen by the stall: max(NackTimeout, 4 packet intervals) after the last
@@ -236,6 +234,15 @@ class UnicastSingleLossTestCase : public TestCase
         NS_TEST_EXPECT_MSG_LT_OR_EQ(tail.commS - lossless.commS,
                                     rtt.GetSeconds() + stallS + 1e-3,
                                     "a tail loss costs at most the stall and a round trip");
+        // A gap near the end is NACKed, and the last chunk is lost too: the stall NACKs the
+        // last chunk at once, without waiting for the earlier NACK's answer to be overdue.
+        const std::set<uint32_t> gapAndTail{lossless.chunkCount - 10, lossless.chunkCount - 1};
+        const Outcome both = RunWithLosses(tiny, schedule, config, aaa, ccc, link, gapAndTail);
+        NS_TEST_ASSERT_MSG_EQ(both.dropped.has_value(), true, "both chunks were dropped");
+        NS_TEST_EXPECT_MSG_EQ(both.repairs, 2u, "two repairs");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(both.commS - lossless.commS,
+                                    rtt.GetSeconds() + stallS + 1e-3,
+                                    "a gap and a lost tail cost one round trip, not two");
         NS_TEST_EXPECT_MSG_GT(tail.commS - lossless.commS,
                               rtt.GetSeconds() / 2,
                               "the tail's repair cannot come sooner than the NACK's way there "
@@ -283,12 +290,11 @@ class AggregationSingleLossTestCase : public TestCase
         // chi's contributions to lax, dropped as they enter chi's router.
         const uint32_t link = reference.GetAccessUpLink(chi);
         const Time rtt = IslandTiming::GetRoundTripTime(reference, chi, lax);
-        const Outcome lossless =
-            RunWithOneLoss(reference, schedule, config, chi, lax, link, std::nullopt);
+        const Outcome lossless = RunWithLosses(reference, schedule, config, chi, lax, link, {});
         NS_TEST_ASSERT_MSG_EQ(lossless.repairs, 0u, "no repair without a loss");
 
         const Outcome lost =
-            RunWithOneLoss(reference, schedule, config, chi, lax, link, lossless.chunkCount / 2);
+            RunWithLosses(reference, schedule, config, chi, lax, link, {lossless.chunkCount / 2});
         NS_TEST_ASSERT_MSG_EQ(lost.dropped.has_value(), true, "the contribution was dropped");
         NS_TEST_EXPECT_MSG_EQ(lost.repairs, 1u, "one repair");
         NS_TEST_EXPECT_MSG_EQ(lost.knownLost, 1u, "lax's FPGA knew the contribution lost");

@@ -75,9 +75,7 @@ ReceiveStream::Accept(uint32_t chunk)
     else if (chunk > m_nextFirst)
     {
         // First transmissions of a stream arrive in order: a gap is a loss.
-        std::vector<ChunkRangeSet::Range> gap{{m_nextFirst, chunk}};
-        m_nack(gap);
-        m_holdUntil = std::max(m_holdUntil, GetRepairDue(chunk - m_nextFirst));
+        Request({{m_nextFirst, chunk}});
     }
     m_nextFirst = std::max(m_nextFirst, chunk + 1);
     m_complete = m_first == 0 ? m_held.Covers(m_end) : m_held.GetCount() == m_end - m_first;
@@ -113,8 +111,20 @@ ReceiveStream::NackAbsent(uint32_t chunk)
     {
         return;
     }
-    m_nack({{chunk, chunk + 1}});
-    m_holdUntil = std::max(m_holdUntil, GetRepairDue(1));
+    Request({{chunk, chunk + 1}});
+}
+
+void
+ReceiveStream::Request(const std::vector<ChunkRangeSet::Range>& ranges)
+{
+    uint64_t chunks = 0;
+    for (const auto& range : ranges)
+    {
+        chunks += range.second - range.first;
+        m_requested.Insert(range.first, range.second);
+    }
+    m_nack(ranges);
+    m_holdUntil = std::max(m_holdUntil, GetRepairDue(chunks));
 }
 
 void
@@ -129,10 +139,33 @@ ReceiveStream::Timeout()
     // Timeout: wait until its (partial) aggregate must have left.
     const Time idle =
         m_timing.behindFpga && m_attempts == 0 ? m_timing.patience : m_timing.stallTime;
-    const Time due = std::max(m_lastArrival + idle, m_holdUntil);
-    if (now < due)
+    const Time stalled = m_lastArrival + idle;
+    if (now < stalled)
     {
-        m_timer = Simulator::Schedule(due - now, &ReceiveStream::Timeout, this);
+        m_timer = Simulator::Schedule(stalled - now, &ReceiveStream::Timeout, this);
+        return;
+    }
+    if (now < m_holdUntil)
+    {
+        // Stalled while earlier NACKs are still due: ask now for what none of them asked for
+        // (a lost last chunk, which no later chunk reveals), and wait for the rest.
+        std::vector<ChunkRangeSet::Range> fresh;
+        for (const auto& range : GetMissingIn(m_held, m_first, m_end, m_timing.maxRanges))
+        {
+            for (const auto& part :
+                 GetMissingIn(m_requested, range.first, range.second, m_timing.maxRanges))
+            {
+                if (fresh.size() < m_timing.maxRanges)
+                {
+                    fresh.push_back(part);
+                }
+            }
+        }
+        if (!fresh.empty())
+        {
+            Request(fresh);
+        }
+        m_timer = Simulator::Schedule(m_holdUntil - now, &ReceiveStream::Timeout, this);
         return;
     }
     if (++m_attempts > m_timing.maxAttempts)
@@ -148,6 +181,12 @@ ReceiveStream::Timeout()
     for (const auto& range : missing)
     {
         chunks += range.second - range.first;
+    }
+    // Every earlier NACK is overdue: ask again for everything missing.
+    m_requested = ChunkRangeSet();
+    for (const auto& range : missing)
+    {
+        m_requested.Insert(range.first, range.second);
     }
     m_nack(missing);
     m_holdUntil = GetRepairDue(chunks);
@@ -190,13 +229,7 @@ ReceiveStream::GapCheck()
     {
         return;
     }
-    uint64_t chunks = 0;
-    for (const auto& range : missing)
-    {
-        chunks += range.second - range.first;
-    }
-    m_nack(missing);
-    m_holdUntil = std::max(m_holdUntil, GetRepairDue(chunks));
+    Request(missing);
 }
 
 std::vector<ChunkRangeSet::Range>

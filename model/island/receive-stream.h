@@ -122,8 +122,17 @@ class ReceiveStream
         uint32_t end{0};   //!< one past its last chunk
     };
 
-    /** Stall timer: NACK every missing range, or report the attempts exhausted. */
+    /**
+     * Stall timer: while earlier NACKs are still due, NACK at once what none of them asked for
+     * (e.g. a lost last chunk, which no later chunk reveals); once they are overdue, NACK every
+     * missing range again, or report the attempts exhausted.
+     */
     void Timeout();
+    /**
+     * @brief Send a NACK and remember its chunks as requested until its answer is due.
+     * @param ranges the ranges to ask for
+     */
+    void Request(const std::vector<ChunkRangeSet::Range>& ranges);
     /** Deferred gap NACK: what is still missing in the gaps whose patience is over. */
     void GapCheck();
     /**
@@ -153,7 +162,8 @@ class ReceiveStream
     bool m_started{false};                 //!< whether any chunk arrived
     bool m_complete{false};                //!< whether every chunk is held
     Time m_lastArrival;                    //!< last time a chunk was accepted
-    Time m_holdUntil;                      //!< no timeout NACK before this time
+    Time m_holdUntil;                      //!< no repeated NACK before this time
+    ChunkRangeSet m_requested;             //!< chunks NACKed whose answer is not overdue
     EventId m_timer;                       //!< stall timer
     uint32_t m_attempts{0};                //!< NACKs without progress
     std::deque<GapCheckEntry> m_gapChecks; //!< deferred gap NACKs, by due time
