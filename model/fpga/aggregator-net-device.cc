@@ -256,11 +256,7 @@ AggregatorNetDevice::ClearExpectations(uint16_t jobId)
     {
         it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
     }
-    for (auto it = m_senderNext.lower_bound(SenderKey{jobId, 0, 0, 0});
-         it != m_senderNext.end() && std::get<0>(it->first) == jobId;)
-    {
-        it = m_senderNext.erase(it);
-    }
+    m_senders.Forget(jobId);
 }
 
 uint64_t
@@ -413,9 +409,16 @@ AggregatorNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t prot
                                 header.GetChunkIndex()};
     ChunkState& chunk = m_chunks[contribution.key];
     contribution.chunk = &chunk;
-    contribution.lostFrom = header.GetType() == IslandSyncHeader::DATA
-                                ? NoteSenderProgress(contribution)
-                                : header.GetChunkIndex();
+    // Edge ports only: in tree mode a member's DATA may pass some ports and be summed at
+    // others, so its chunks do not reach one port in a gapless sequence.
+    contribution.lostFrom =
+        header.GetType() == IslandSyncHeader::DATA && contribution.destination == m_islandAddress
+            ? m_senders.Note(header.GetJobId(),
+                             header.GetRound(),
+                             header.GetCliqueId(),
+                             header.GetSender(),
+                             header.GetChunkIndex())
+            : header.GetChunkIndex();
     // A contribution that reveals a loss changes other slots at its exit: never deferred.
     contribution.deferred =
         contribution.lostFrom == header.GetChunkIndex() && CanDefer(contribution);
@@ -806,52 +809,11 @@ AggregatorNetDevice::ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk)
     }
 }
 
-uint32_t
-AggregatorNetDevice::NoteSenderProgress(const Contribution& contribution)
-{
-    const IslandSyncHeader& header = contribution.header;
-    const uint32_t index = header.GetChunkIndex();
-    if (contribution.destination != m_islandAddress)
-    {
-        // Tree ports: a member's DATA may pass some ports and be summed at others, so its
-        // chunks do not reach one port in a gapless sequence.
-        return index;
-    }
-    const SenderKey sender{header.GetJobId(),
-                           header.GetRound(),
-                           header.GetCliqueId(),
-                           header.GetSender()};
-    auto [it, added] = m_senderNext.try_emplace(sender, index + 1);
-    if (added)
-    {
-        // The sender's first chunk here: nothing to compare with (a stream starts at chunk 0,
-        // but an entry forgotten with its round must not see a gap). Forget the job's rounds
-        // two and more before this one.
-        const uint32_t round = header.GetRound();
-        if (round >= 2)
-        {
-            auto end = m_senderNext.lower_bound(SenderKey{header.GetJobId(), round - 1, 0, 0});
-            m_senderNext.erase(m_senderNext.lower_bound(SenderKey{header.GetJobId(), 0, 0, 0}),
-                               end);
-        }
-        return index;
-    }
-    const uint32_t next = it->second;
-    if (index < next)
-    {
-        return index; // a repair, or a duplicate
-    }
-    it->second = index + 1;
-    return next;
-}
-
 void
 AggregatorNetDevice::NoteKnownLost(const Contribution& contribution)
 {
     const IslandSyncHeader& header = contribution.header;
     const uint64_t bit = contribution.contributors;
-    NS_LOG_LOGIC("chunks " << contribution.lostFrom << " to " << header.GetChunkIndex() - 1
-                           << " of sender " << header.GetSender() << " are lost");
     for (uint32_t index = contribution.lostFrom; index < header.GetChunkIndex(); ++index)
     {
         const ChunkKey key{header.GetJobId(), header.GetRound(), header.GetCliqueId(), index};

@@ -8,6 +8,7 @@
 #define AGGREGATOR_NET_DEVICE_H
 
 #include "chunk-range-set.h"
+#include "contributor-sequence.h"
 #include "inline-fpga.h"
 #include "island-sync-header.h"
 
@@ -427,9 +428,6 @@ class AggregatorNetDevice : public PointToPointNetDevice
         KNOWN_LOST, //!< every contribution still expected is known lost
     };
 
-    /** (job, round, clique, sender): one contributor's stream of one clique exchange. */
-    using SenderKey = std::tuple<uint16_t, uint32_t, uint16_t, uint16_t>;
-
     /** The chunks with a slot or with contributions in the pipeline. */
     using ChunkMap = std::unordered_map<ChunkKey, ChunkState, ChunkKeyHash>;
 
@@ -526,14 +524,6 @@ class AggregatorNetDevice : public PointToPointNetDevice
     void ForgetIfIdle(const ChunkKey& key, const ChunkState& chunk);
 
     /**
-     * @brief Note where a DATA contribution's sender stands in its stream.
-     * @param contribution a DATA contribution entering the pipeline
-     * @return the first chunk of the gap it reveals (its sender's chunks from there to its chunk
-     *         are lost), or its chunk index when it reveals none
-     */
-    uint32_t NoteSenderProgress(const Contribution& contribution);
-
-    /**
      * @brief A sender's contributions to some chunks are lost: their open slots stop expecting
      * it (and leave when complete), their later slots never expect it.
      * @param contribution the contribution that revealed the gap (at its pipeline exit)
@@ -618,7 +608,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     EventId m_timeoutEvent;                      //!< SlotTimeouts, at m_timeoutEventAt
     Time m_timeoutEventAt;                       //!< when m_timeoutEvent fires
     std::map<StreamKey, ChunkRangeSet> m_closed; //!< closed chunks per clique exchange
-    std::map<SenderKey, uint32_t> m_senderNext;  //!< next chunk expected of each sender
+    ContributorSequence m_senders;               //!< where each contributor stands (edge)
     std::deque<Ptr<Packet>> m_outbox;            //!< emitted packets waiting for queue room
     EventId m_drainEvent;                        //!< pending outbox drain
     bool m_txEndConnected;                       //!< whether TransmissionEnded is connected
