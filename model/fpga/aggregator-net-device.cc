@@ -6,6 +6,7 @@
 
 #include "aggregator-net-device.h"
 
+#include "aggregate-datagram.h"
 #include "fixed-point-sum.h"
 #include "sync-protocol.h"
 
@@ -18,8 +19,6 @@
 #include "ns3/ppp-header.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
-#include "ns3/udp-header.h"
-#include "ns3/udp-l4-protocol.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -873,29 +872,12 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, Rel
     header.SetFormat(slot.format);
     header.SetValues(std::move(values));
 
-    Ptr<Packet> packet = Create<Packet>(slot.paddingBytes);
-    packet->AddHeader(header);
-    UdpHeader udp;
-    udp.SetSourcePort(m_port);
-    udp.SetDestinationPort(m_port);
-    if (Node::ChecksumEnabled())
-    {
-        udp.EnableChecksums();
-        udp.InitializeChecksum(m_sourceAddress, slot.destination, UdpL4Protocol::PROT_NUMBER);
-    }
-    packet->AddHeader(udp);
-    Ipv4Header ip;
-    ip.SetSource(m_sourceAddress);
-    ip.SetDestination(slot.destination);
-    ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
-    ip.SetTtl(AGGREGATE_TTL);
-    ip.SetIdentification(m_identification++);
-    ip.SetPayloadSize(packet->GetSize());
-    if (Node::ChecksumEnabled())
-    {
-        ip.EnableChecksum();
-    }
-    packet->AddHeader(ip);
+    Ptr<Packet> packet = AggregateDatagram::Build(header,
+                                                  slot.paddingBytes,
+                                                  m_sourceAddress,
+                                                  slot.destination,
+                                                  m_port,
+                                                  m_identification++);
 
     uint64_t missing = (slot.expected | slot.lost) & ~slot.contributors;
     Free(key, chunk);

@@ -206,9 +206,6 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /** Expectations of one schedule round: clique id -> what the port sums for it. */
     using RoundExpectations = std::map<uint16_t, Expectation>;
 
-    /** TTL of the aggregates' IPv4 header. */
-    static constexpr uint8_t AGGREGATE_TTL = 64;
-
     /**
      * @brief Get the type ID.
      * @return the object TypeId
