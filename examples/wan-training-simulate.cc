@@ -118,6 +118,7 @@ Run(int argc, char** argv)
     std::string chunkBytesText = "0";
     std::string streamRateText = "0";
     std::string nackTimeoutText = "5ms";
+    std::string repairCopiesText = "2";
     std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
     std::string fpgaSlotsText = "65536";
     std::string fpgaTimeoutText = "500ms";
@@ -145,6 +146,9 @@ Run(int argc, char** argv)
                  "pacing rate of every stream in Gbps; 0 uses the bottleneck share",
                  streamRateText);
     cmd.AddValue("nackTimeout", "stall time before a NACK (s, ms, us, ns)", nackTimeoutText);
+    cmd.AddValue("repairCopies",
+                 "copies of every repair and NACK, back to back, in [1, 8] (1: one)",
+                 repairCopiesText);
     cmd.AddValue("groupRange",
                  "multicast and both modes: the group range, a network inside 224.0.0.0/4",
                  groupRange);
@@ -184,6 +188,8 @@ Run(int argc, char** argv)
                                                                        false));
     config.nackTimeout =
         CommandLineValues::ParseDuration(PROGRAM, "--nackTimeout", nackTimeoutText, false);
+    config.repairCopies = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(PROGRAM, "--repairCopies", repairCopiesText, 1, 8));
     config.groupRange = groupRange;
     config.fpgaSlots = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(PROGRAM,

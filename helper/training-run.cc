@@ -163,6 +163,12 @@ TrainingRun::Validate(const WanTopology& given,
     {
         throw WanConfigError("maxRepairAttempts", "must be at least 1 (got '0')");
     }
+    if (config.repairCopies < 1 || config.repairCopies > 8)
+    {
+        throw WanConfigError("repairCopies",
+                             "must be in [1, 8] (got '" + std::to_string(config.repairCopies) +
+                                 "')");
+    }
     config.faults.Validate(topology, config.rounds);
     if (!(config.progressIntervalS >= 0 && config.progressIntervalS <= 1e6))
     {
@@ -320,6 +326,7 @@ TrainingRun::Build()
     training.SetAttribute("StreamRate", DataRateValue(m_config.streamRate));
     training.SetAttribute("NackTimeout", TimeValue(m_config.nackTimeout));
     training.SetAttribute("MaxRepairAttempts", UintegerValue(m_config.maxRepairAttempts));
+    training.SetAttribute("RepairCopies", UintegerValue(m_config.repairCopies));
     m_apps = training.Install();
     for (uint32_t i = 0; i < m_apps.GetN(); ++i)
     {
@@ -658,6 +665,7 @@ TrainingRun::GetConfigJson() const
         {"pcap", m_config.pcapDir},
         {"pcap_snaplen", m_config.pcapSnaplen},
         {"max_repair_attempts", m_config.maxRepairAttempts},
+        {"repair_copies", m_config.repairCopies},
         {"faults", m_config.faults.ToJson(m_topology)},
         {"time_limit_s", GetTimeLimit().GetSeconds()},
     };

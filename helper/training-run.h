@@ -120,6 +120,7 @@ class TrainingRun
         std::string pcapDir;                 //!< one pcap per directed link here (empty: none)
         uint32_t pcapSnaplen{65535};         //!< bytes kept of each frame, in [70, 65535]
         uint32_t maxRepairAttempts{50};      //!< MaxRepairAttempts of the islands (>= 1)
+        uint32_t repairCopies{2};            //!< RepairCopies of the islands, in [1, 8]
         FaultPlan faults;                    //!< faults to inject (none by default)
         /** Progress reports while Run() runs (TrainingProgress: percent of the bytes
          *  delivered, expected finish), one line each; null: none. Not recorded: the results

@@ -379,6 +379,10 @@ class FaultTestCase : public TestCase
             "round " + std::to_string(round) + ", " + Topology().GetCity(island).id;
         auto finished = m_record.averaged.find({round, island});
         NS_TEST_ASSERT_MSG_EQ((finished != m_record.averaged.end()), true, where << " completed");
+        if (finished == m_record.averaged.end())
+        {
+            return; // the failure is reported
+        }
         NS_TEST_EXPECT_MSG_EQ(m_record.contributors.at({round, island}),
                               contributors,
                               where << ": contributors "

@@ -87,8 +87,9 @@ AcceptChunk(ReceiveStream* stream, uint32_t chunk)
 
 /**
  * @ingroup wan-training-tests
- * @brief A gap is NACKed at once; a stall NACKs every missing range after the stall time (or
- * the repair wait), twice, then the attempts are exhausted.
+ * @brief A gap is NACKed at once; what a NACK asked for and did not get by its due time is
+ * asked again at once; a stall NACKs what no NACK asked for; past MaxRepairAttempts repair waits
+ * without progress the stream reports itself exhausted, once.
  */
 class ReceiveStreamRepairTestCase : public TestCase
 {
@@ -117,19 +118,24 @@ ReceiveStreamRepairTestCase::DoRun()
     Simulator::Run();
 
     using Ranges = std::vector<ChunkRangeSet::Range>;
-    const Ranges missing{{2, 3}, {4, 10}};
-    NS_TEST_ASSERT_MSG_EQ(log.nacks.size(), 3u, "a gap NACK and two stall NACKs");
-    // The gap [1, 3) at once.
+    // Each NACK of n chunks is due the repair wait (5 ms) plus n packet intervals (1 ms) later.
+    NS_TEST_ASSERT_MSG_EQ(log.nacks.size(), 4u, "a gap NACK, a stall NACK, two due checks");
+    // The gap [1, 3) at once (due at 1 + 5 + 2 = 8 ms); chunk 1 comes late, at 2 ms.
     NS_TEST_EXPECT_MSG_EQ(log.nacks[0].first, MilliSeconds(1), "gap NACK time");
     NS_TEST_EXPECT_MSG_EQ((log.nacks[0].second == Ranges{{1, 3}}), true, "gap [1, 3)");
-    // Stall: the last arrival (2 ms) plus the stall time (10 ms).
-    NS_TEST_EXPECT_MSG_EQ(log.nacks[1].first, MilliSeconds(12), "first stall NACK");
-    NS_TEST_EXPECT_MSG_EQ((log.nacks[1].second == missing), true, "every missing range");
-    // Then the repair wait (5 ms) plus the resend time of 7 chunks (7 ms).
-    NS_TEST_EXPECT_MSG_EQ(log.nacks[2].first, MilliSeconds(24), "second stall NACK");
-    NS_TEST_EXPECT_MSG_EQ((log.nacks[2].second == missing), true, "every missing range again");
+    // At 8 ms chunk 2 is overdue: asked again at once (attempt 1, due at 8 + 5 + 1 = 14 ms).
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[1].first, MilliSeconds(8), "due check of the gap");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[1].second == Ranges{{2, 3}}), true, "what it missed");
+    // The stall: the last arrival (2 ms) plus the stall time (10 ms); it asks for what no NACK
+    // asked for, the tail [4, 10).
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[2].first, MilliSeconds(12), "stall NACK");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[2].second == Ranges{{4, 10}}), true, "the tail");
+    // At 14 ms chunk 2 again (attempt 2, a repair wait after the first: due at 20 ms).
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[3].first, MilliSeconds(14), "second due check");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[3].second == Ranges{{2, 3}}), true, "chunk 2 again");
+    // At 20 ms a third attempt would pass MaxRepairAttempts (2): exhausted, every timer stops.
     NS_TEST_ASSERT_MSG_EQ(log.exhausted.size(), 1u, "exhausted once");
-    NS_TEST_EXPECT_MSG_EQ(log.exhausted[0], MilliSeconds(36), "after the third wait");
+    NS_TEST_EXPECT_MSG_EQ(log.exhausted[0], MilliSeconds(20), "at the third due check");
     NS_TEST_EXPECT_MSG_EQ(stream.IsComplete(), false, "incomplete");
     NS_TEST_EXPECT_MSG_EQ(stream.GetHeldCount(), 3u, "chunks 0, 1, 3");
     Simulator::Destroy();

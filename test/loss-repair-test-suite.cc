@@ -14,6 +14,7 @@
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
 
+#include "ns3/data-rate.h"
 #include "ns3/error-model.h"
 #include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
@@ -21,7 +22,9 @@
 #include "ns3/simulator.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -31,8 +34,10 @@
  * @file
  * @ingroup wan-training-tests
  * Loss repair (issue 23): one lost chunk costs one repair, about a round trip, in unicast at the
- * middle and at the tail of a stream, and a gap with a lost tail one round trip too; behind an edge
- * FPGA the slot of a chunk whose contribution is known lost leaves at once, and the repair costs
+ * middle and at the tail of a stream, and a gap with a lost tail one round trip too; a lost
+ * repair is asked for again at its due time (and with two copies of each repair costs nothing
+ * more); behind an edge FPGA the slot of a chunk whose contribution is known lost leaves at once,
+ * a chunk lost from every contributor is NACKed once it is settled, and either repair costs
  * about a round trip too.
  */
 
@@ -48,8 +53,9 @@ const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
 
 /**
  * @ingroup wan-training-tests
- * @brief A receive error model that drops chosen DATA chunks: the first arrival of each given
- * chunk index from a given sender to a given destination (a retransmission passes).
+ * @brief A receive error model that drops chosen DATA chunks: the first arrivals (one by
+ * default) of each given chunk index from a given sender to a given destination; later
+ * arrivals (retransmissions) pass.
  */
 class DropChunksErrorModel : public ErrorModel
 {
@@ -70,15 +76,22 @@ class DropChunksErrorModel : public ErrorModel
      * @param sender the sender's island
      * @param destination the datagram's destination address
      * @param chunks the chunk indices to drop
+     * @param times how many arrivals of each to drop (the first transmission, then repairs)
      */
-    void Set(uint32_t sender, Ipv4Address destination, const std::set<uint32_t>& chunks)
+    void Set(uint32_t sender,
+             Ipv4Address destination,
+             const std::set<uint32_t>& chunks,
+             uint32_t times)
     {
         m_sender = sender;
         m_destination = destination;
-        m_chunks = chunks;
+        for (uint32_t chunk : chunks)
+        {
+            m_chunks[chunk] = times;
+        }
     }
 
-    /** @return when the last chunk was dropped (none if not every chunk was) */
+    /** @return when the last drop happened (none if not every drop did) */
     std::optional<Time> GetDropTime() const
     {
         return m_chunks.empty() ? m_droppedAt : std::nullopt;
@@ -99,7 +112,10 @@ class DropChunksErrorModel : public ErrorModel
         {
             return false;
         }
-        m_chunks.erase(header.GetChunkIndex());
+        if (--m_chunks[header.GetChunkIndex()] == 0)
+        {
+            m_chunks.erase(header.GetChunkIndex());
+        }
         m_droppedAt = Simulator::Now();
         return true;
     }
@@ -108,56 +124,65 @@ class DropChunksErrorModel : public ErrorModel
     {
     }
 
-    uint32_t m_sender{0};            //!< the sender's island
-    Ipv4Address m_destination;       //!< the datagram's destination
-    std::set<uint32_t> m_chunks;     //!< the chunks still to drop
-    std::optional<Time> m_droppedAt; //!< when the last one was dropped
+    uint32_t m_sender{0};                  //!< the sender's island
+    Ipv4Address m_destination;             //!< the datagram's destination
+    std::map<uint32_t, uint32_t> m_chunks; //!< the chunks still to drop, and how often
+    std::optional<Time> m_droppedAt;       //!< when the last one was dropped
 };
 
 /** What one run of a case gives. */
 struct Outcome
 {
-    double commS{0};             //!< the sender's clique's communication time
-    uint64_t repairs{0};         //!< chunks the sender sent again
-    std::optional<Time> dropped; //!< when the chunk was dropped
+    double commS{0};             //!< the receiver's clique's communication time
+    uint64_t repairs{0};         //!< repair packets the senders of the drops sent
+    std::optional<Time> dropped; //!< when the last drop happened (none: not every one did)
     uint64_t knownLost{0};       //!< the receiver's FPGA: known-lost releases
     uint64_t timeouts{0};        //!< the receiver's FPGA: Timeout releases
     uint32_t chunkCount{0};      //!< chunks per stream
+};
+
+/** Chunks to drop from one sender on one directed link. */
+struct Drop
+{
+    uint32_t sender{0};        //!< the island whose chunks are dropped
+    uint32_t link{0};          //!< the directed link on whose receiving device they are
+    std::set<uint32_t> chunks; //!< the chunk indices
+    uint32_t times{1};         //!< arrivals of each dropped (first transmission, repairs)
 };
 
 /**
  * @param topology the topology
  * @param schedule a one-round schedule
  * @param config the configuration (one round)
- * @param sender the island whose chunk is dropped
- * @param receiver the island it is sent to
- * @param link the directed link on whose receiving device it is dropped
- * @param chunks the chunk indices to drop (none: a lossless run)
+ * @param receiver the island the dropped chunks are sent to
+ * @param drops what to drop (none: a lossless run)
  * @return the outcome
  */
 Outcome
 RunWithLosses(const WanTopology& topology,
               const CliqueSchedule& schedule,
               const TrainingRun::Config& config,
-              uint32_t sender,
               uint32_t receiver,
-              uint32_t link,
-              const std::set<uint32_t>& chunks)
+              const std::vector<Drop>& drops)
 {
     Outcome outcome;
     TrainingRun run(topology, schedule, config);
     run.Build();
-    Ptr<DropChunksErrorModel> model;
-    if (!chunks.empty())
+    std::vector<Ptr<DropChunksErrorModel>> models;
+    for (const Drop& drop : drops)
     {
-        model = CreateObject<DropChunksErrorModel>();
-        model->Set(sender, run.GetScenario().GetIslandAddress(receiver), chunks);
-        run.GetScenario().GetRxDevice(link)->SetAttribute("ReceiveErrorModel", PointerValue(model));
+        models.push_back(CreateObject<DropChunksErrorModel>());
+        models.back()->Set(drop.sender,
+                           run.GetScenario().GetIslandAddress(receiver),
+                           drop.chunks,
+                           drop.times);
+        run.GetScenario().GetRxDevice(drop.link)->SetAttribute("ReceiveErrorModel",
+                                                               PointerValue(models.back()));
     }
     run.Run();
     NS_ABORT_MSG_UNLESS(run.Passed(), "the run passes");
     const nlohmann::json results = nlohmann::json::parse(run.GetResults().ToJson());
-    const std::string id = topology.GetCity(sender).id;
+    const std::string id = topology.GetCity(receiver).id;
     for (const nlohmann::json& clique : results.at("rounds").at(0).at("cliques"))
     {
         for (const nlohmann::json& member : clique.at("members"))
@@ -168,14 +193,31 @@ RunWithLosses(const WanTopology& topology,
             }
         }
     }
-    outcome.repairs = run.GetResults().GetIslandCounters(sender).repairs;
-    outcome.dropped = model ? model->GetDropTime() : std::nullopt;
+    std::set<uint32_t> senders;
+    for (const Drop& drop : drops)
+    {
+        senders.insert(drop.sender);
+    }
+    for (uint32_t sender : senders)
+    {
+        outcome.repairs += run.GetResults().GetIslandCounters(sender).repairs;
+    }
+    for (const Ptr<DropChunksErrorModel>& model : models)
+    {
+        const std::optional<Time> at = model->GetDropTime();
+        if (!at)
+        {
+            outcome.dropped.reset();
+            break;
+        }
+        outcome.dropped = outcome.dropped ? std::max(*outcome.dropped, *at) : *at;
+    }
     if (Ptr<AggregatorNetDevice> fpga = run.GetScenario().GetAggregator(receiver))
     {
         outcome.knownLost = fpga->GetKnownLostReleases();
         outcome.timeouts = fpga->GetTimeouts();
     }
-    outcome.chunkCount = run.GetApp(sender)->GetPlan(0).chunkCount;
+    outcome.chunkCount = run.GetApp(receiver)->GetPlan(0).chunkCount;
     return outcome;
 }
 
@@ -207,16 +249,19 @@ class UnicastSingleLossTestCase : public TestCase
         config.modelBytes = 2000000;
         config.localSteps = 1;
         config.stepTime = MilliSeconds(1);
+        config.repairCopies = 1; // one copy: the repair paths below, not the copies, are under test
         const uint32_t aaa = 0;
         const uint32_t ccc = 2;
         const uint32_t link = tiny.GetWanDirectedLink(0, 1);
         const Time rtt = IslandTiming::GetRoundTripTime(tiny, aaa, ccc);
-        const Outcome lossless = RunWithLosses(tiny, schedule, config, aaa, ccc, link, {});
+        const Outcome lossless = RunWithLosses(tiny, schedule, config, ccc, {});
         NS_TEST_ASSERT_MSG_EQ(lossless.repairs, 0u, "no repair without a loss");
         NS_TEST_ASSERT_MSG_GT(lossless.chunkCount, 1000u, "a long stream");
+        auto drop = [&](const std::set<uint32_t>& chunks) {
+            return RunWithLosses(tiny, schedule, config, ccc, {{aaa, link, chunks, 1}});
+        };
 
-        const Outcome middle =
-            RunWithLosses(tiny, schedule, config, aaa, ccc, link, {lossless.chunkCount / 2});
+        const Outcome middle = drop({lossless.chunkCount / 2});
         NS_TEST_ASSERT_MSG_EQ(middle.dropped.has_value(), true, "the middle chunk was dropped");
         NS_TEST_EXPECT_MSG_EQ(middle.repairs, 1u, "one repair");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(middle.commS, lossless.commS, "a loss costs time");
@@ -224,8 +269,7 @@ class UnicastSingleLossTestCase : public TestCase
                                     rtt.GetSeconds() + 1e-3,
                                     "a middle loss costs at most a round trip");
 
-        const Outcome tail =
-            RunWithLosses(tiny, schedule, config, aaa, ccc, link, {lossless.chunkCount - 1});
+        const Outcome tail = drop({lossless.chunkCount - 1});
         NS_TEST_ASSERT_MSG_EQ(tail.dropped.has_value(), true, "the last chunk was dropped");
         NS_TEST_EXPECT_MSG_EQ(tail.repairs, 1u, "one repair");
         // The tail is seen by the stall: max(NackTimeout, 4 packet intervals) after the last
@@ -236,8 +280,7 @@ class UnicastSingleLossTestCase : public TestCase
                                     "a tail loss costs at most the stall and a round trip");
         // A gap near the end is NACKed, and the last chunk is lost too: the stall NACKs the
         // last chunk at once, without waiting for the earlier NACK's answer to be overdue.
-        const std::set<uint32_t> gapAndTail{lossless.chunkCount - 10, lossless.chunkCount - 1};
-        const Outcome both = RunWithLosses(tiny, schedule, config, aaa, ccc, link, gapAndTail);
+        const Outcome both = drop({lossless.chunkCount - 10, lossless.chunkCount - 1});
         NS_TEST_ASSERT_MSG_EQ(both.dropped.has_value(), true, "both chunks were dropped");
         NS_TEST_EXPECT_MSG_EQ(both.repairs, 2u, "two repairs");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(both.commS - lossless.commS,
@@ -252,10 +295,102 @@ class UnicastSingleLossTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Unicast: a repair that is lost too. Its NACK's due check asks again at once, while the
+ * stream still flows (a long, slowly paced stream: the loss costs nothing at its end); in a short
+ * stream a second round trip with one copy of each repair, none with two copies (the default).
+ */
+class UnicastLostRepairTestCase : public TestCase
+{
+  public:
+    UnicastLostRepairTestCase()
+        : TestCase("unicast: a lost repair is asked again at its due time; two copies save it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
+        const CliqueSchedule schedule(3, {{{0, 2}, {1}}});
+        const uint32_t aaa = 0;
+        const uint32_t ccc = 2;
+        const uint32_t link = tiny.GetWanDirectedLink(0, 1);
+        const Time rtt = IslandTiming::GetRoundTripTime(tiny, aaa, ccc);
+        TrainingRun::Config config;
+        config.mode = CapabilityMode::UNICAST;
+        config.rounds = 1;
+        config.modelBytes = 2000000;
+        config.localSteps = 1;
+        config.stepTime = MilliSeconds(1);
+        config.repairCopies = 1;
+
+        // 2 MB at 100 Mb/s: a stream of 160 ms, about 7 round trips.
+        TrainingRun::Config slow = config;
+        slow.streamRate = DataRate("100Mbps");
+        const Outcome slowLossless = RunWithLosses(tiny, schedule, slow, ccc, {});
+        const double intervalS = slowLossless.commS / slowLossless.chunkCount;
+        const Outcome flowing = RunWithLosses(tiny,
+                                              schedule,
+                                              slow,
+                                              ccc,
+                                              {{aaa, link, {slowLossless.chunkCount / 10}, 2}});
+        NS_TEST_ASSERT_MSG_EQ(flowing.dropped.has_value(), true, "chunk and repair dropped");
+        NS_TEST_EXPECT_MSG_EQ(flowing.repairs, 2u, "two repairs");
+        // Both repairs took a packet slot of the stream; the second came before its end.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(flowing.commS - slowLossless.commS,
+                                    3 * intervalS,
+                                    "repaired twice while the stream flowed: no delay at its end");
+
+        const Outcome lossless = RunWithLosses(tiny, schedule, config, ccc, {});
+        const std::set<uint32_t> middle{lossless.chunkCount / 2};
+        const Outcome once = RunWithLosses(tiny, schedule, config, ccc, {{aaa, link, middle, 2}});
+        NS_TEST_ASSERT_MSG_EQ(once.dropped.has_value(), true, "chunk and repair dropped");
+        NS_TEST_EXPECT_MSG_EQ(once.repairs, 2u, "two repairs");
+        NS_TEST_EXPECT_MSG_GT(once.commS - lossless.commS,
+                              rtt.GetSeconds() + 1e-3,
+                              "one copy: the lost repair costs a second round trip");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(once.commS - lossless.commS,
+                                    2 * rtt.GetSeconds() + 2 * config.nackTimeout.GetSeconds() +
+                                        1e-3,
+                                    "one copy: at most two repair waits");
+
+        TrainingRun::Config copies = config;
+        copies.repairCopies = 2;
+        const Outcome twice = RunWithLosses(tiny, schedule, copies, ccc, {{aaa, link, middle, 2}});
+        NS_TEST_ASSERT_MSG_EQ(twice.dropped.has_value(), true, "chunk and a repair copy dropped");
+        NS_TEST_EXPECT_MSG_EQ(twice.repairs, 2u, "one repair, two copies");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(twice.commS - lossless.commS,
+                                    rtt.GetSeconds() + 1e-3,
+                                    "two copies: the second copy repairs, one round trip");
+    }
+};
+
+/**
+ * @param reference the nine-city reference WAN
+ * @param clique one clique
+ * @return a one-round schedule: the clique, every other island alone
+ */
+CliqueSchedule
+OneClique(const WanTopology& reference, const std::vector<uint32_t>& clique)
+{
+    std::vector<std::vector<uint32_t>> cliques{clique};
+    for (uint32_t i = 0; i < reference.GetNCities(); ++i)
+    {
+        if (std::find(clique.begin(), clique.end(), i) == clique.end())
+        {
+            cliques.push_back({i});
+        }
+    }
+    return CliqueSchedule(reference.GetNCities(), {cliques});
+}
+
+/**
+ * @ingroup wan-training-tests
  * @brief Aggregation mode: a contribution lost in the middle of a stream is known lost at the
  * receiver's FPGA when the sender's next chunk arrives; the slot leaves at once (no Timeout)
  * and the island NACKs the sender at once, so the loss costs about a round trip, not the
- * FPGA's Timeout.
+ * FPGA's Timeout. A chunk lost from every contributor opens no slot at all; the island NACKs it
+ * once aggregates of later chunks named every contributor (the FPGA holds nothing of it).
  */
 class AggregationSingleLossTestCase : public TestCase
 {
@@ -272,29 +407,23 @@ class AggregationSingleLossTestCase : public TestCase
         const uint32_t nyc = reference.GetCityIndex("NYC");
         const uint32_t chi = reference.GetCityIndex("CHI");
         const uint32_t lax = reference.GetCityIndex("LAX");
-        std::vector<std::vector<uint32_t>> cliques{{nyc, chi, lax}};
-        for (uint32_t i = 0; i < reference.GetNCities(); ++i)
-        {
-            if (i != nyc && i != chi && i != lax)
-            {
-                cliques.push_back({i});
-            }
-        }
-        const CliqueSchedule schedule(reference.GetNCities(), {cliques});
+        const CliqueSchedule schedule = OneClique(reference, {nyc, chi, lax});
         TrainingRun::Config config;
         config.mode = CapabilityMode::AGGREGATION;
         config.rounds = 1;
         config.modelBytes = 20000000;
         config.localSteps = 1;
         config.stepTime = MilliSeconds(1);
+        config.repairCopies = 1; // one copy: the repair paths below, not the copies, are under test
         // chi's contributions to lax, dropped as they enter chi's router.
-        const uint32_t link = reference.GetAccessUpLink(chi);
+        const uint32_t chiUp = reference.GetAccessUpLink(chi);
         const Time rtt = IslandTiming::GetRoundTripTime(reference, chi, lax);
-        const Outcome lossless = RunWithLosses(reference, schedule, config, chi, lax, link, {});
+        const Outcome lossless = RunWithLosses(reference, schedule, config, lax, {});
         NS_TEST_ASSERT_MSG_EQ(lossless.repairs, 0u, "no repair without a loss");
 
+        const std::set<uint32_t> middle{lossless.chunkCount / 2};
         const Outcome lost =
-            RunWithLosses(reference, schedule, config, chi, lax, link, {lossless.chunkCount / 2});
+            RunWithLosses(reference, schedule, config, lax, {{chi, chiUp, middle}});
         NS_TEST_ASSERT_MSG_EQ(lost.dropped.has_value(), true, "the contribution was dropped");
         NS_TEST_EXPECT_MSG_EQ(lost.repairs, 1u, "one repair");
         NS_TEST_EXPECT_MSG_EQ(lost.knownLost, 1u, "lax's FPGA knew the contribution lost");
@@ -303,6 +432,25 @@ class AggregationSingleLossTestCase : public TestCase
                                     rtt.GetSeconds() + 1e-3,
                                     "the loss costs at most a round trip (not the 500 ms "
                                     "Timeout)");
+
+        // The same chunk from nyc and from chi: no slot opens at lax's FPGA.
+        const Outcome everywhere =
+            RunWithLosses(reference,
+                          schedule,
+                          config,
+                          lax,
+                          {{chi, chiUp, middle}, {nyc, reference.GetAccessUpLink(nyc), middle}});
+        const Time farthest = std::max(rtt, IslandTiming::GetRoundTripTime(reference, nyc, lax));
+        NS_TEST_ASSERT_MSG_EQ(everywhere.dropped.has_value(), true, "both contributions dropped");
+        NS_TEST_EXPECT_MSG_EQ(everywhere.repairs, 2u, "one repair from each");
+        // The first repair to arrive opens the chunk's slot, which expects no one else (the
+        // other contribution is known lost), so it leaves at once; the second passes.
+        NS_TEST_EXPECT_MSG_EQ(everywhere.knownLost, 1u, "the first repair's slot");
+        NS_TEST_EXPECT_MSG_EQ(everywhere.timeouts, 0u, "no slot waited for the Timeout");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(everywhere.commS - lossless.commS,
+                                    farthest.GetSeconds() + 1e-3,
+                                    "NACKed once settled: at most the farther round trip (not "
+                                    "the 505 ms patience)");
     }
 };
 
@@ -318,6 +466,7 @@ class LossRepairTestSuite : public TestSuite
     {
         SetDataDir(NS_TEST_SOURCEDIR);
         AddTestCase(new UnicastSingleLossTestCase(), TestCase::QUICK);
+        AddTestCase(new UnicastLostRepairTestCase(), TestCase::QUICK);
         AddTestCase(new AggregationSingleLossTestCase(), TestCase::QUICK);
     }
 };

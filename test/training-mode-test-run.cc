@@ -320,10 +320,13 @@ TrainingModeTestRun::FindControlMismatch() const
             total[type] += traced;
         }
     }
-    if (total[IslandSyncHeader::NACK] != nacks)
+    // Each NACK goes RepairCopies times.
+    const uint64_t copies = m_run->GetConfig().repairCopies;
+    if (total[IslandSyncHeader::NACK] != nacks * copies)
     {
         return "ControlSent traced " + std::to_string(total[IslandSyncHeader::NACK]) +
-               " NACKs, RepairRequested " + std::to_string(nacks);
+               " NACKs, RepairRequested " + std::to_string(nacks) + " x RepairCopies " +
+               std::to_string(copies);
     }
     if (total[IslandSyncHeader::READY] == 0 || total[IslandSyncHeader::DONE] == 0)
     {

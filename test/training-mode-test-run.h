@@ -183,7 +183,7 @@ class TrainingModeTestRun
     /**
      * @return an empty string when, for every island and control type (READY, DONE, NACK),
      *         ControlSent counted as many messages as the island's access up link carried and
-     *         at least one READY and one DONE were sent, and as many NACKs as
+     *         at least one READY and one DONE were sent, and RepairCopies NACKs for each that
      *         RepairRequested reported; otherwise the first difference
      */
     std::string FindControlMismatch() const;

@@ -359,9 +359,15 @@ IslandExchange::SendNext(uint32_t destination)
     SendStream& target = pacer.Pick(paced, m_tx->streams);
     uint32_t chunk = target.m_pending.PopFront();
     const bool resent = NoteSent(paced, target, chunk);
-    SendChunk(target, chunk, resent);
+    // A repair goes RepairCopies times, back to back in one paced slot of that many packets:
+    // it is lost only if every copy is.
+    const uint32_t copies = resent ? m_ctx.repairCopies : 1;
+    for (uint32_t copy = 0; copy < copies; ++copy)
+    {
+        SendChunk(target, chunk, resent);
+    }
 
-    const double end = pacer.Advance(plan.GetWireBytes(chunk), GetPacingRate(plan, paced));
+    const double end = pacer.Advance(copies * plan.GetWireBytes(chunk), GetPacingRate(plan, paced));
     ChunkLeft(target, end);
     if (HasWork(paced))
     {
@@ -525,6 +531,15 @@ IslandExchange::HandleNack(const IslandSyncHeader& header)
     {
         return;
     }
+    const Time now = Simulator::Now();
+    if (header.GetRanges() == stream.m_lastNack && now < stream.m_lastNackAt + m_ctx.nackTimeout)
+    {
+        // A copy of the NACK just served (RepairCopies): a receiver asks for the same chunks
+        // again only after a repair wait, which is longer than NackTimeout.
+        return;
+    }
+    stream.m_lastNack = header.GetRanges();
+    stream.m_lastNackAt = now;
     stream.m_attempts = 0;
     QueueRepairs(stream, header.GetRanges());
     ResumeStream(GetPacerOf(stream));
@@ -662,7 +677,11 @@ IslandExchange::SendNack(uint32_t key, const std::vector<ChunkRangeSet::Range>& 
     }
     NS_LOG_LOGIC("island " << m_ctx.island << " NACKs " << chunks << " chunks of " << source
                            << " in round " << m_round);
-    m_ctx.send(header, 0, source);
+    // Back to back: the sender merges copies that arrive before it resent the chunks.
+    for (uint32_t copy = 0; copy < m_ctx.repairCopies; ++copy)
+    {
+        m_ctx.send(header, 0, source);
+    }
     m_ctx.nackSent(source, m_round, chunks);
 }
 

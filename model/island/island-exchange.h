@@ -70,6 +70,7 @@ class IslandExchange : public Object
         Time nackTimeout;              //!< the island's NackTimeout
         Time aggregationTimeout;       //!< the FPGAs' Timeout
         uint32_t maxRepairAttempts{1}; //!< attempts without progress
+        uint32_t repairCopies{1};      //!< copies of each repair and each NACK
         bool cliqueBarrier{true};      //!< wait for READY before streaming
         bool overlap{false}; //!< compute overlaps the exchange (READYs go out a round ahead)
         const WanTopology* topology{nullptr};       //!< the topology

@@ -8,12 +8,15 @@
 
 #include "island-timing.h"
 
+#include "ns3/log.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
 
 namespace ns3
 {
+
+NS_LOG_COMPONENT_DEFINE("WanTrainingReceiveStream");
 
 ReceiveStream::ReceiveStream(uint32_t source,
                              uint32_t step,
@@ -25,7 +28,8 @@ ReceiveStream::ReceiveStream(uint32_t source,
       m_first(first),
       m_end(end),
       m_timing(timing),
-      m_nextFirst(first)
+      m_nextFirst(first),
+      m_settledEnd(first)
 {
 }
 
@@ -75,7 +79,7 @@ ReceiveStream::Accept(uint32_t chunk)
     else if (chunk > m_nextFirst)
     {
         // First transmissions of a stream arrive in order: a gap is a loss.
-        Request({{m_nextFirst, chunk}});
+        Request({{m_nextFirst, chunk}}, "gap");
     }
     m_nextFirst = std::max(m_nextFirst, chunk + 1);
     m_complete = m_first == 0 ? m_held.Covers(m_end) : m_held.GetCount() == m_end - m_first;
@@ -83,6 +87,7 @@ ReceiveStream::Accept(uint32_t chunk)
     {
         Cancel();
         m_gapChecks.clear();
+        m_dueChecks.clear();
         return true;
     }
     if (!m_timer.IsRunning())
@@ -101,21 +106,89 @@ ReceiveStream::Cancel()
 {
     m_timer.Cancel();
     m_gapEvent.Cancel();
+    m_dueEvent.Cancel();
 }
 
 void
 ReceiveStream::NackAbsent(uint32_t chunk)
 {
+    // A chunk asked for already is asked again by its due check, if need be.
     if (!m_timing.behindFpga || m_complete || chunk < m_first || chunk >= m_end ||
-        m_held.Contains(chunk))
+        m_held.Contains(chunk) || m_requested.Contains(chunk))
     {
         return;
     }
-    Request({{chunk, chunk + 1}});
+    Request({{chunk, chunk + 1}}, "absent from an aggregate");
 }
 
 void
-ReceiveStream::Request(const std::vector<ChunkRangeSet::Range>& ranges)
+ReceiveStream::NackSettledBefore(uint32_t end)
+{
+    end = std::min(end, m_end);
+    if (!m_timing.behindFpga || m_complete || end <= m_settledEnd)
+    {
+        return;
+    }
+    // Chunk by chunk: the settled end moves about one chunk per aggregate.
+    std::vector<ChunkRangeSet::Range> fresh;
+    uint32_t chunk = m_settledEnd;
+    for (; chunk < end; ++chunk)
+    {
+        if (m_held.Contains(chunk) || m_requested.Contains(chunk))
+        {
+            continue;
+        }
+        if (!fresh.empty() && fresh.back().second == chunk)
+        {
+            fresh.back().second = chunk + 1;
+        }
+        else if (fresh.size() < m_timing.maxRanges)
+        {
+            fresh.emplace_back(chunk, chunk + 1);
+        }
+        else
+        {
+            break; // the rest at the next call
+        }
+    }
+    m_settledEnd = chunk;
+    if (!fresh.empty())
+    {
+        Request(fresh, "settled at the FPGA");
+    }
+}
+
+uint32_t
+ReceiveStream::GetNextFirst() const
+{
+    return m_nextFirst;
+}
+
+std::vector<ChunkRangeSet::Range>
+ReceiveStream::GetMissingOf(const std::vector<ChunkRangeSet::Range>& ranges,
+                            const ChunkRangeSet& known) const
+{
+    std::vector<ChunkRangeSet::Range> missing;
+    for (const auto& range : ranges)
+    {
+        for (const auto& part : GetMissingIn(m_held, range.first, range.second, m_timing.maxRanges))
+        {
+            for (const auto& piece :
+                 GetMissingIn(known, part.first, part.second, m_timing.maxRanges))
+            {
+                if (missing.size() == m_timing.maxRanges)
+                {
+                    return missing;
+                }
+                missing.push_back(piece);
+            }
+        }
+    }
+    return missing;
+}
+
+void
+ReceiveStream::Request(const std::vector<ChunkRangeSet::Range>& ranges, const char* why)
 {
     uint64_t chunks = 0;
     for (const auto& range : ranges)
@@ -123,8 +196,70 @@ ReceiveStream::Request(const std::vector<ChunkRangeSet::Range>& ranges)
         chunks += range.second - range.first;
         m_requested.Insert(range.first, range.second);
     }
+    NS_LOG_LOGIC("stream of " << m_source << " step " << m_step << ": NACK " << chunks
+                              << " chunks from " << ranges.front().first << " (" << why << ")");
     m_nack(ranges);
-    m_holdUntil = std::max(m_holdUntil, GetRepairDue(chunks));
+    const Time due = GetRepairDue(chunks);
+    m_holdUntil = std::max(m_holdUntil, due);
+    // By due time (a NACK of fewer chunks may be due before an earlier one).
+    auto at = std::upper_bound(m_dueChecks.begin(),
+                               m_dueChecks.end(),
+                               due,
+                               [](Time t, const DueCheckEntry& entry) { return t < entry.due; });
+    const bool first = at == m_dueChecks.begin();
+    m_dueChecks.insert(at, {due, ranges});
+    if (first)
+    {
+        m_dueEvent.Cancel();
+        m_dueEvent = Simulator::Schedule(due - Simulator::Now(), &ReceiveStream::DueCheck, this);
+    }
+}
+
+void
+ReceiveStream::DueCheck()
+{
+    const Time now = Simulator::Now();
+    // A repair that has not come by its due time was lost (or its NACK was): ask again at once,
+    // while the stream flows, instead of waiting for it to stall.
+    std::vector<ChunkRangeSet::Range> asked;
+    while (!m_dueChecks.empty() && m_dueChecks.front().due <= now)
+    {
+        const auto& ranges = m_dueChecks.front().ranges;
+        asked.insert(asked.end(), ranges.begin(), ranges.end());
+        m_dueChecks.pop_front();
+    }
+    if (!m_dueChecks.empty())
+    {
+        m_dueEvent =
+            Simulator::Schedule(m_dueChecks.front().due - now, &ReceiveStream::DueCheck, this);
+    }
+    const std::vector<ChunkRangeSet::Range> again = GetMissingOf(asked, ChunkRangeSet());
+    if (again.empty())
+    {
+        return;
+    }
+    // One attempt per repair wait without progress, however many NACKs come due in it.
+    if (m_attempts == 0 || now >= m_attemptAt + m_timing.repairWait)
+    {
+        m_attemptAt = now;
+        if (++m_attempts > m_timing.maxAttempts)
+        {
+            Exhaust();
+            return;
+        }
+    }
+    Request(again, "repair overdue");
+}
+
+void
+ReceiveStream::Exhaust()
+{
+    Cancel();
+    m_gapChecks.clear();
+    m_dueChecks.clear();
+    // The owner may destroy this stream in the callback: call a copy and touch nothing.
+    ExhaustedCallback exhausted = m_exhausted;
+    exhausted();
 }
 
 void
@@ -145,52 +280,17 @@ ReceiveStream::Timeout()
         m_timer = Simulator::Schedule(stalled - now, &ReceiveStream::Timeout, this);
         return;
     }
-    if (now < m_holdUntil)
+    // Stalled: ask for what no NACK asked for yet (e.g. a lost last chunk, which no later chunk
+    // reveals). What was asked for is asked again by the due checks when its answer is overdue.
+    const std::vector<ChunkRangeSet::Range> fresh = GetMissingOf({{m_first, m_end}}, m_requested);
+    if (!fresh.empty())
     {
-        // Stalled while earlier NACKs are still due: ask now for what none of them asked for
-        // (a lost last chunk, which no later chunk reveals), and wait for the rest.
-        std::vector<ChunkRangeSet::Range> fresh;
-        for (const auto& range : GetMissingIn(m_held, m_first, m_end, m_timing.maxRanges))
-        {
-            for (const auto& part :
-                 GetMissingIn(m_requested, range.first, range.second, m_timing.maxRanges))
-            {
-                if (fresh.size() < m_timing.maxRanges)
-                {
-                    fresh.push_back(part);
-                }
-            }
-        }
-        if (!fresh.empty())
-        {
-            Request(fresh);
-        }
-        m_timer = Simulator::Schedule(m_holdUntil - now, &ReceiveStream::Timeout, this);
-        return;
+        Request(fresh, "stall");
     }
-    if (++m_attempts > m_timing.maxAttempts)
-    {
-        // The owner may destroy this stream in the callback: call a copy and touch nothing.
-        ExhaustedCallback exhausted = m_exhausted;
-        exhausted();
-        return;
-    }
-    std::vector<ChunkRangeSet::Range> missing =
-        GetMissingIn(m_held, m_first, m_end, m_timing.maxRanges);
-    uint64_t chunks = 0;
-    for (const auto& range : missing)
-    {
-        chunks += range.second - range.first;
-    }
-    // Every earlier NACK is overdue: ask again for everything missing.
-    m_requested = ChunkRangeSet();
-    for (const auto& range : missing)
-    {
-        m_requested.Insert(range.first, range.second);
-    }
-    m_nack(missing);
-    m_holdUntil = GetRepairDue(chunks);
-    m_timer = Simulator::Schedule(m_holdUntil - now, &ReceiveStream::Timeout, this);
+    // Again once these NACKs are due, for what did not fit into them.
+    m_timer = Simulator::Schedule(std::max(m_holdUntil - now, m_timing.stallTime),
+                                  &ReceiveStream::Timeout,
+                                  this);
 }
 
 void
@@ -229,7 +329,7 @@ ReceiveStream::GapCheck()
     {
         return;
     }
-    Request(missing);
+    Request(missing, "gap after the patience");
 }
 
 std::vector<ChunkRangeSet::Range>

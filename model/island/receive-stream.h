@@ -26,11 +26,14 @@ namespace ns3
  * mode: one step's segment), with gap and stall detection and the repair attempts.
  *
  * First transmissions of a stream arrive in order, so a chunk beyond the next expected one
- * reveals a gap, which is NACKed at once (behind an in-line FPGA: after the patience, for what
- * is still missing then). A stream that stays silent for the stall time while incomplete NACKs
- * every missing range it can fit, again one repair wait plus the resend time later. The stream
- * reports through callbacks: a NACK to send, and the repair attempts exhausted (more than
- * MaxRepairAttempts NACKs without progress). Destroying the stream cancels its timers.
+ * reveals a gap, which is NACKed at once (behind an in-line FPGA: at once when an aggregate
+ * shows the FPGA closed the chunk without it, else after the patience). Every NACK is due one
+ * repair wait plus the resend time later; a due check then NACKs again, at once, what it asked
+ * for and did not get (a repair or the NACK was lost), while the stream still flows. A stream
+ * that stays silent for the stall time NACKs what no NACK asked for yet (a lost tail). The
+ * stream reports through callbacks: a NACK to send, and the repair attempts exhausted (more
+ * than MaxRepairAttempts due checks without progress, at most one per repair wait). Destroying
+ * the stream cancels its timers.
  */
 class ReceiveStream
 {
@@ -93,11 +96,22 @@ class ReceiveStream
     /**
      * @brief An in-line FPGA's aggregate of a chunk arrived without this stream's source: the
      * FPGA closed the chunk without its contribution (lost, or past the FPGA's Timeout), so it
-     * can only come as a repair. NACK it at once unless it is held (behind an FPGA only).
+     * can only come as a repair. NACK it at once unless it is held or was asked for (behind
+     * an FPGA only).
      * @param chunk the chunk
      */
     void NackAbsent(uint32_t chunk);
 
+    /**
+     * @brief Behind an in-line FPGA: every chunk before end is settled there (the FPGA holds no
+     * slot for it any more), so what is missing before end can only come as a repair. NACK at
+     * once what is missing there and was not asked for yet.
+     * @param end one past the last settled chunk
+     */
+    void NackSettledBefore(uint32_t end);
+
+    /** @return one past the highest chunk index accepted (the stream's first chunk before) */
+    uint32_t GetNextFirst() const;
     /** @return the contributor */
     uint32_t GetSource() const;
     /** @return the ring step */
@@ -108,12 +122,19 @@ class ReceiveStream
     bool IsComplete() const;
     /** @return the chunks held */
     uint64_t GetHeldCount() const;
-    /** @return the NACKs sent since the last progress */
+    /** @return the repair waits without progress since the last chunk arrived */
     uint32_t GetAttempts() const;
     /** @return how long the chunks not held take at the contributor's pacing interval */
     Time GetTimeLeft() const;
 
   private:
+    /** A NACK whose answer is awaited. */
+    struct DueCheckEntry
+    {
+        Time due;                                 //!< when its repairs are due at the latest
+        std::vector<ChunkRangeSet::Range> ranges; //!< what it asked for
+    };
+
     /** A gap of first transmissions waiting for its deferred NACK (behind an FPGA). */
     struct GapCheckEntry
     {
@@ -123,16 +144,31 @@ class ReceiveStream
     };
 
     /**
-     * Stall timer: while earlier NACKs are still due, NACK at once what none of them asked for
-     * (e.g. a lost last chunk, which no later chunk reveals); once they are overdue, NACK every
-     * missing range again, or report the attempts exhausted.
+     * Stall timer: once the stream is silent for the stall time (behind an FPGA first the
+     * patience), NACK what no NACK asked for yet (e.g. a lost last chunk, which no later chunk
+     * reveals); the due checks repeat what was asked for.
      */
     void Timeout();
     /**
      * @brief Send a NACK and remember its chunks as requested until its answer is due.
      * @param ranges the ranges to ask for
+     * @param why what revealed them (logged)
      */
-    void Request(const std::vector<ChunkRangeSet::Range>& ranges);
+    void Request(const std::vector<ChunkRangeSet::Range>& ranges, const char* why);
+    /**
+     * Due check: NACK again, at once, what earlier NACKs asked for and did not get by their due
+     * time (a repair or its NACK was lost), or report the attempts exhausted.
+     */
+    void DueCheck();
+    /** Stop every timer and report the attempts exhausted (once). */
+    void Exhaust();
+    /**
+     * @param ranges chunk ranges of the stream
+     * @param known chunks to leave out as well (e.g. those asked for already)
+     * @return the chunks of ranges neither held nor known, at most maxRanges intervals
+     */
+    std::vector<ChunkRangeSet::Range> GetMissingOf(const std::vector<ChunkRangeSet::Range>& ranges,
+                                                   const ChunkRangeSet& known) const;
     /** Deferred gap NACK: what is still missing in the gaps whose patience is over. */
     void GapCheck();
     /**
@@ -159,15 +195,19 @@ class ReceiveStream
     Timing m_timing;                       //!< timers
     ChunkRangeSet m_held;                  //!< chunks held
     uint32_t m_nextFirst;                  //!< one past the highest chunk index seen
+    uint32_t m_settledEnd;                 //!< NackSettledBefore: checked before this chunk
     bool m_started{false};                 //!< whether any chunk arrived
     bool m_complete{false};                //!< whether every chunk is held
     Time m_lastArrival;                    //!< last time a chunk was accepted
     Time m_holdUntil;                      //!< no repeated NACK before this time
-    ChunkRangeSet m_requested;             //!< chunks NACKed whose answer is not overdue
+    ChunkRangeSet m_requested;             //!< chunks NACKed at least once
     EventId m_timer;                       //!< stall timer
-    uint32_t m_attempts{0};                //!< NACKs without progress
+    uint32_t m_attempts{0};                //!< repair waits without progress
+    Time m_attemptAt;                      //!< when the last attempt was counted
     std::deque<GapCheckEntry> m_gapChecks; //!< deferred gap NACKs, by due time
     EventId m_gapEvent;                    //!< next deferred gap NACK
+    std::deque<DueCheckEntry> m_dueChecks; //!< NACKs awaiting their answer, by due time
+    EventId m_dueEvent;                    //!< next due check
     NackCallback m_nack;                   //!< sends a NACK
     ExhaustedCallback m_exhausted;         //!< attempts exhausted
 };

@@ -15,6 +15,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <vector>
 
 namespace ns3
 {
@@ -72,6 +73,8 @@ class SendStream
     bool m_done{false};         //!< whether the receiver acknowledged everything
     bool m_waitingReady{false}; //!< whether the receiver has not announced the round yet
     uint32_t m_attempts{0};     //!< probes without progress
+    std::vector<ChunkRangeSet::Range> m_lastNack; //!< ranges of the last NACK served
+    Time m_lastNackAt;                            //!< when it arrived
 
   private:
     /** The DONE timeout expired. */

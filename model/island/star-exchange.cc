@@ -321,6 +321,19 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
                 stream.NackAbsent(chunk);
             }
         }
+        // Each contributor's chunks reach the FPGA in order, and a slot leaves as soon as it
+        // holds every contribution not known lost. So once an aggregate of a chunk after c has
+        // named every contributor, the FPGA holds nothing of c any more: what is missing there
+        // (e.g. c lost from every contributor, so that no slot opened) comes only as a repair.
+        uint32_t settled = plan.chunkCount;
+        for (const auto& [source, stream] : rx.streams)
+        {
+            settled = std::min(settled, std::max(stream.GetNextFirst(), 1U) - 1);
+        }
+        for (auto& [source, stream] : rx.streams)
+        {
+            stream.NackSettledBefore(settled);
+        }
     }
     ChunkHeld(chunk);
     m_ctx.progress(m_round);

@@ -193,6 +193,15 @@ TrainingIslandApplication::GetTypeId()
                           UintegerValue(50),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_maxRepairAttempts),
                           MakeUintegerChecker<uint32_t>(1))
+            .AddAttribute("RepairCopies",
+                          "Copies of every repair and every NACK, sent back to back: a repair "
+                          "is lost only if every copy is, so a loss costs one round trip even "
+                          "when the path loses packets, for RepairCopies - 1 extra packets per "
+                          "lost one (the ChunkSent trace and the repair counters count each "
+                          "copy).",
+                          UintegerValue(2),
+                          MakeUintegerAccessor(&TrainingIslandApplication::m_repairCopies),
+                          MakeUintegerChecker<uint32_t>(1, 8))
             .AddAttribute("CrashRound",
                           "The island crashes at the start of this round: it takes no part in "
                           "it or any later round (it still serves repairs of earlier rounds); "
@@ -450,6 +459,7 @@ TrainingIslandApplication::BuildPlans()
     context.nackTimeout = m_nackTimeout;
     context.aggregationTimeout = m_aggregationTimeout;
     context.maxRepairAttempts = m_maxRepairAttempts;
+    context.repairCopies = m_repairCopies;
     context.cliqueBarrier = m_cliqueBarrier;
     context.overlap = m_overlap;
     context.topology = m_topology.get();

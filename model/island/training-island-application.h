@@ -455,6 +455,7 @@ class TrainingIslandApplication : public Application
     Time m_nackTimeout;                           //!< stall timeout
     bool m_cliqueBarrier{true};                   //!< wait for READY before streaming to a member
     uint32_t m_maxRepairAttempts{50};             //!< attempts without progress before giving up
+    uint32_t m_repairCopies{2};                   //!< copies of each repair and NACK
     Time m_aggregationTimeout{MilliSeconds(500)}; //!< the FPGAs' Timeout (NACK patience)
     uint32_t m_crashRound{NEVER};      //!< the round the island leaves at (NEVER: it does not)
     bool m_overlap{false};             //!< whether compute overlaps the exchange
