@@ -38,7 +38,7 @@
  * repair is asked for again at its due time (and with two copies of each repair costs nothing
  * more); behind an edge FPGA the slot of a chunk whose contribution is known lost leaves at once,
  * a chunk lost from every contributor is NACKed once it is settled, and either repair costs
- * about a round trip too.
+ * about a round trip too; in tree mode a lost contribution and a lost total cost a round trip.
  */
 
 using namespace ns3;
@@ -53,9 +53,9 @@ const std::string REFERENCE_WAN = "../topologies/reference-wan.json";
 
 /**
  * @ingroup wan-training-tests
- * @brief A receive error model that drops chosen DATA chunks: the first arrivals (one by
- * default) of each given chunk index from a given sender to a given destination; later
- * arrivals (retransmissions) pass.
+ * @brief A receive error model that drops chosen chunks: the first arrivals (one by default)
+ * of each given chunk index in messages of one type (DATA, or AGGREGATE) from a given sender to
+ * a given destination (or any); later arrivals (retransmissions) pass.
  */
 class DropChunksErrorModel : public ErrorModel
 {
@@ -73,16 +73,19 @@ class DropChunksErrorModel : public ErrorModel
     }
 
     /**
+     * @param type the message type to drop (DATA, or AGGREGATE for tree totals)
      * @param sender the sender's island
-     * @param destination the datagram's destination address
+     * @param destination the datagram's destination address (none: any)
      * @param chunks the chunk indices to drop
      * @param times how many arrivals of each to drop (the first transmission, then repairs)
      */
-    void Set(uint32_t sender,
-             Ipv4Address destination,
+    void Set(IslandSyncHeader::Type type,
+             uint32_t sender,
+             std::optional<Ipv4Address> destination,
              const std::set<uint32_t>& chunks,
              uint32_t times)
     {
+        m_type = type;
         m_sender = sender;
         m_destination = destination;
         for (uint32_t chunk : chunks)
@@ -107,8 +110,9 @@ class DropChunksErrorModel : public ErrorModel
                                              SyncProtocol::DEFAULT_PORT,
                                              header,
                                              &to) == 0 ||
-            header.GetType() != IslandSyncHeader::DATA || header.GetSender() != m_sender ||
-            m_chunks.count(header.GetChunkIndex()) == 0 || Ipv4Address(to) != m_destination)
+            header.GetType() != m_type || header.GetSender() != m_sender ||
+            m_chunks.count(header.GetChunkIndex()) == 0 ||
+            (m_destination && Ipv4Address(to) != *m_destination))
         {
             return false;
         }
@@ -124,8 +128,9 @@ class DropChunksErrorModel : public ErrorModel
     {
     }
 
-    uint32_t m_sender{0};                  //!< the sender's island
-    Ipv4Address m_destination;             //!< the datagram's destination
+    IslandSyncHeader::Type m_type{IslandSyncHeader::DATA}; //!< the message type
+    uint32_t m_sender{0};                                  //!< the sender's island
+    std::optional<Ipv4Address> m_destination;              //!< the destination (none: any)
     std::map<uint32_t, uint32_t> m_chunks; //!< the chunks still to drop, and how often
     std::optional<Time> m_droppedAt;       //!< when the last one was dropped
 };
@@ -139,6 +144,7 @@ struct Outcome
     uint64_t knownLost{0};       //!< the receiver's FPGA: known-lost releases
     uint64_t timeouts{0};        //!< the receiver's FPGA: Timeout releases
     uint32_t chunkCount{0};      //!< chunks per stream
+    uint32_t treeRoot{0};        //!< tree mode: the receiver's clique's root
 };
 
 /** Chunks to drop from one sender on one directed link. */
@@ -148,6 +154,8 @@ struct Drop
     uint32_t link{0};          //!< the directed link on whose receiving device they are
     std::set<uint32_t> chunks; //!< the chunk indices
     uint32_t times{1};         //!< arrivals of each dropped (first transmission, repairs)
+    /** the message type: DATA, or AGGREGATE for a tree's totals (sent to the group) */
+    IslandSyncHeader::Type type{IslandSyncHeader::DATA};
 };
 
 /**
@@ -172,10 +180,12 @@ RunWithLosses(const WanTopology& topology,
     for (const Drop& drop : drops)
     {
         models.push_back(CreateObject<DropChunksErrorModel>());
-        models.back()->Set(drop.sender,
-                           run.GetScenario().GetIslandAddress(receiver),
-                           drop.chunks,
-                           drop.times);
+        std::optional<Ipv4Address> to;
+        if (drop.type == IslandSyncHeader::DATA)
+        {
+            to = run.GetScenario().GetIslandAddress(receiver);
+        }
+        models.back()->Set(drop.type, drop.sender, to, drop.chunks, drop.times);
         run.GetScenario().GetRxDevice(drop.link)->SetAttribute("ReceiveErrorModel",
                                                                PointerValue(models.back()));
     }
@@ -218,6 +228,7 @@ RunWithLosses(const WanTopology& topology,
         outcome.timeouts = fpga->GetTimeouts();
     }
     outcome.chunkCount = run.GetApp(receiver)->GetPlan(0).chunkCount;
+    outcome.treeRoot = run.GetApp(receiver)->GetPlan(0).treeRoot;
     return outcome;
 }
 
@@ -456,6 +467,76 @@ class AggregationSingleLossTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Tree mode: a member's contribution lost on its way to the root is NACKed by the root
+ * once a later chunk is held from everyone (the FPGA slot waiting for it is completed by the
+ * repair, no Timeout); a total lost on its way to a member is NACKed by the member at once.
+ * Either costs at most the round trip between the root and that member.
+ */
+class TreeSingleLossTestCase : public TestCase
+{
+  public:
+    TreeSingleLossTestCase()
+        : TestCase("tree: a lost contribution or total costs one round trip, no Timeout")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WanTopology reference = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
+        const std::vector<uint32_t> clique{reference.GetCityIndex("NYC"),
+                                           reference.GetCityIndex("CHI"),
+                                           reference.GetCityIndex("LAX"),
+                                           reference.GetCityIndex("LON")};
+        const CliqueSchedule schedule = OneClique(reference, clique);
+        TrainingRun::Config config;
+        config.mode = CapabilityMode::TREE;
+        config.rounds = 1;
+        config.modelBytes = 20000000;
+        config.localSteps = 1;
+        config.stepTime = MilliSeconds(1);
+        config.repairCopies = 1;
+        const Outcome lossless = RunWithLosses(reference, schedule, config, clique[0], {});
+        const uint32_t root = lossless.treeRoot;
+        // The member farthest from the root.
+        uint32_t member = root == clique[0] ? clique[1] : clique[0];
+        for (uint32_t i : clique)
+        {
+            if (i != root && IslandTiming::GetRoundTripTime(reference, i, root) >
+                                 IslandTiming::GetRoundTripTime(reference, member, root))
+            {
+                member = i;
+            }
+        }
+        const Time rtt = IslandTiming::GetRoundTripTime(reference, member, root);
+        const std::set<uint32_t> middle{lossless.chunkCount / 2};
+
+        const Outcome in = RunWithLosses(reference,
+                                         schedule,
+                                         config,
+                                         root,
+                                         {{member, reference.GetAccessUpLink(member), middle}});
+        NS_TEST_ASSERT_MSG_EQ(in.dropped.has_value(), true, "the contribution was dropped");
+        NS_TEST_EXPECT_MSG_EQ(in.repairs, 1u, "one repair");
+        NS_TEST_EXPECT_MSG_EQ(in.timeouts, 0u, "no slot waited for the FPGA's Timeout");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(in.commS - lossless.commS,
+                                    rtt.GetSeconds() + 2e-3,
+                                    "a lost contribution costs at most the round trip to the root");
+
+        Drop total{root, reference.GetAccessDownLink(member), middle};
+        total.type = IslandSyncHeader::AGGREGATE;
+        const Outcome out = RunWithLosses(reference, schedule, config, member, {total});
+        NS_TEST_ASSERT_MSG_EQ(out.dropped.has_value(), true, "the total was dropped");
+        NS_TEST_EXPECT_MSG_EQ(out.repairs, 1u, "the root resent it");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(out.commS - lossless.commS,
+                                    rtt.GetSeconds() + 2e-3,
+                                    "a lost total costs at most the round trip to the root (not "
+                                    "twice the Timeout)");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Loss repair test suite.
  */
 class LossRepairTestSuite : public TestSuite
@@ -468,6 +549,7 @@ class LossRepairTestSuite : public TestSuite
         AddTestCase(new UnicastSingleLossTestCase(), TestCase::QUICK);
         AddTestCase(new UnicastLostRepairTestCase(), TestCase::QUICK);
         AddTestCase(new AggregationSingleLossTestCase(), TestCase::QUICK);
+        AddTestCase(new TreeSingleLossTestCase(), TestCase::QUICK);
     }
 };
 

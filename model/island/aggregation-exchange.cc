@@ -39,4 +39,16 @@ AggregationExchange::IsBehindFpga() const
     return true;
 }
 
+bool
+AggregationExchange::IsEdgeAggregated() const
+{
+    return true;
+}
+
+bool
+AggregationExchange::AreAggregatesInOrder() const
+{
+    return true;
+}
+
 } // namespace ns3

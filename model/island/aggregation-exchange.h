@@ -36,6 +36,8 @@ class AggregationExchange : public StarExchange
   protected:
     bool IsCliqueWide() const override;
     bool IsBehindFpga() const override;
+    bool IsEdgeAggregated() const override;
+    bool AreAggregatesInOrder() const override;
 };
 
 } // namespace ns3

@@ -33,4 +33,16 @@ BothExchange::IsBehindFpga() const
     return true;
 }
 
+bool
+BothExchange::IsEdgeAggregated() const
+{
+    return true;
+}
+
+bool
+BothExchange::AreAggregatesInOrder() const
+{
+    return true;
+}
+
 } // namespace ns3

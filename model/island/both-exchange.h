@@ -30,6 +30,8 @@ class BothExchange : public MulticastExchange
 
   protected:
     bool IsBehindFpga() const override;
+    bool IsEdgeAggregated() const override;
+    bool AreAggregatesInOrder() const override;
 };
 
 } // namespace ns3

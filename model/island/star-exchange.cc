@@ -308,9 +308,7 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
             SendDone(source);
         }
     }
-    const CapabilityMode mode = GetMode();
-    if (header.GetType() == IslandSyncHeader::AGGREGATE &&
-        (mode == CapabilityMode::AGGREGATION || mode == CapabilityMode::BOTH))
+    if (header.GetType() == IslandSyncHeader::AGGREGATE && IsEdgeAggregated())
     {
         // The edge FPGA sends one aggregate per chunk: whoever it leaves out comes only as a
         // repair (tree mode is different: the root gets a chunk's sums from several subtrees).
@@ -321,10 +319,12 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
                 stream.NackAbsent(chunk);
             }
         }
-        // Each contributor's chunks reach the FPGA in order, and a slot leaves as soon as it
-        // holds every contribution not known lost. So once an aggregate of a chunk after c has
-        // named every contributor, the FPGA holds nothing of c any more: what is missing there
-        // (e.g. c lost from every contributor, so that no slot opened) comes only as a repair.
+    }
+    if (header.GetType() == IslandSyncHeader::AGGREGATE && AreAggregatesInOrder())
+    {
+        // Once an aggregate of a chunk after c has named every contributor, what is missing of
+        // c is lost, or waits in a slot for a lost contribution: NACK it at once (a repair
+        // that meets its slot completes it, one that finds its chunk closed passes).
         uint32_t settled = plan.chunkCount;
         for (const auto& [source, stream] : rx.streams)
         {
@@ -342,6 +342,18 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
 void
 StarExchange::ChunkHeld(uint32_t /* chunk */)
 {
+}
+
+bool
+StarExchange::IsEdgeAggregated() const
+{
+    return false;
+}
+
+bool
+StarExchange::AreAggregatesInOrder() const
+{
+    return false;
 }
 
 uint64_t

@@ -93,6 +93,19 @@ class StarExchange : public IslandExchange
      * @param chunk the chunk
      */
     virtual void ChunkHeld(uint32_t chunk);
+    /**
+     * @return whether an in-line FPGA at the island's edge delivers one aggregate per chunk, so
+     *         that a contributor an aggregate leaves out comes only as a repair (NACKed at once);
+     *         false here
+     */
+    virtual bool IsEdgeAggregated() const;
+    /**
+     * @return whether the FPGAs deliver the island's aggregates in chunk order while nothing is
+     *         lost (each contributor's chunks reach a slot in order, and slots complete in order):
+     *         a chunk still missing once an aggregate of a later chunk named every contributor is
+     *         lost or waits for a lost contribution, and is NACKed at once; false here
+     */
+    virtual bool AreAggregatesInOrder() const;
     /** @return the sum of the contributions held, by parameter index (with the receive side) */
     std::vector<double>& GetSum();
     /**

@@ -268,16 +268,11 @@ TreeExchange::AddReceiveStreams(const ExchangePlan& plan)
         return;
     }
     GetSum().assign(plan.parameterCount, 0.0);
-    // The root sends a total only once it holds the chunk from everyone: a gap waits for the
-    // FPGAs' Timeout and the root's own repair (a NACK and a resend across the clique).
-    Time farthest;
-    for (uint32_t member : plan.members)
-    {
-        farthest = std::max(farthest,
-                            IslandTiming::GetRoundTripTime(*m_ctx.topology, plan.treeRoot, member));
-    }
+    // The totals come from the root unsummed (the FPGAs pass AGGREGATEs of the out-tree): a gap
+    // is a lost total, or one the root has not sent yet (it waits for a repair). NACK it at
+    // once: the root resends only totals it sent, and the due checks ask again for the rest.
     ReceiveStream::Timing timing = GetReceiveTiming(plan, plan.treeRoot);
-    timing.patience += m_ctx.aggregationTimeout + farthest;
+    timing.behindFpga = false;
     for (const ReceiveRange& range : GetReceiveRanges(plan))
     {
         AddReceiveStream(range, timing);
@@ -407,6 +402,14 @@ bool
 TreeExchange::IsBehindFpga() const
 {
     return true;
+}
+
+bool
+TreeExchange::AreAggregatesInOrder() const
+{
+    // The stagger makes a chunk's contributions meet at every router together, so lossless
+    // slots complete in chunk order at every port on the way to the root.
+    return IsRoot();
 }
 
 bool

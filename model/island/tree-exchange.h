@@ -25,8 +25,10 @@ namespace ns3
  * chunk by chunk, sent to the clique's group and replicated along the root's source tree.
  *
  * The root receives the contributions as AggregationExchange does (one receive stream per
- * other member, partial aggregates named by their bitmaps, gaps NACKed to the missing
- * contributors after the FPGAs' Timeout, who resend by unicast to the root). Once a chunk is
+ * other member, partial aggregates named by their bitmaps, a chunk still missing once a later
+ * one is held from everyone NACKed at once to the missing contributors, other gaps after the
+ * FPGAs' Timeout; they resend by unicast to the root). A member NACKs a gap in the totals at
+ * once (the root resends only totals it has sent). Once a chunk is
  * held from every member and its own contribution is in, the chunk's total (the sum, rounded
  * once to float32) replaces the root's contribution in its send side and goes to the group;
  * the root's streams to the members hold their repairs of totals already sent (MulticastExchange)
@@ -95,6 +97,7 @@ class TreeExchange : public MulticastExchange
     void AddOwnToSums(const ExchangePlan& plan, const std::vector<float>& snapshot) override;
     bool UsesGroupPacer() const override;
     bool IsBehindFpga() const override;
+    bool AreAggregatesInOrder() const override;
     bool NoteSent(const SendStream& paced, SendStream& target, uint32_t chunk) override;
     double GetPacingRate(const ExchangePlan& plan, const SendStream& stream) const override;
     void PacerDrained(SendStream& paced, double lastSendEndS) override;
