@@ -349,10 +349,14 @@ RingExchange::AddSendStreams(const ExchangePlan& plan)
         stream.SetProbeCallback(MakeCallback(&RingExchange::Probe, this).Bind(step));
         auto [first, end] = GetStepChunks(plan, plan.ringPosition, step);
         stream.m_pending.Insert(first, end);
-        stream.m_sentFirst = first;
         stream.GetPacer().RestartNow();
-        // A step's values are held once the predecessor's previous step is.
-        stream.m_waitingStep = step > 0 && !m_rx->streams.at(step - 1).IsComplete();
+        // A step's values are held once the predecessor's previous step is; a step that has
+        // arrived but for repairs sends what it holds.
+        stream.m_waitingStep = step > 0 && !IsArrived(step);
+        if (step > 0 && !stream.m_waitingStep)
+        {
+            HoldBackUnheld(step, stream);
+        }
     }
 }
 
@@ -403,10 +407,76 @@ RingExchange::RearmsReadyTimer() const
     return true;
 }
 
+bool
+RingExchange::IsSentOut(const SendStream& stream)
+{
+    return stream.m_pending.IsEmpty() && stream.m_unheld.empty();
+}
+
+bool
+RingExchange::IsArrived(uint32_t step) const
+{
+    const ReceiveStream& previous = m_rx->streams.at(step - 1);
+    const uint32_t end =
+        GetStepChunks(GetPlan(), GetPredecessorPosition(GetPlan()), step - 1).second;
+    return previous.IsComplete() || previous.GetNextFirst() >= end;
+}
+
+void
+RingExchange::HoldBackUnheld(uint32_t step, SendStream& stream) const
+{
+    const ReceiveStream& previous = m_rx->streams.at(step - 1);
+    if (previous.IsComplete())
+    {
+        return;
+    }
+    ChunkRangeSet held;
+    for (const auto& [first, end] : stream.m_pending.GetRanges())
+    {
+        for (uint32_t chunk = first; chunk < end; ++chunk)
+        {
+            if (previous.Holds(chunk))
+            {
+                held.Insert(chunk);
+            }
+            else
+            {
+                stream.m_unheld.insert(chunk);
+            }
+        }
+    }
+    stream.m_pending = held;
+}
+
+bool
+RingExchange::NoteSent(const SendStream& /* paced */, SendStream& target, uint32_t chunk)
+{
+    // A chunk held back sends late, out of order, and is still a first transmission.
+    return !target.m_sent.Insert(chunk);
+}
+
+void
+RingExchange::QueueRepairs(SendStream& stream, const std::vector<IslandSyncHeader::Range>& ranges)
+{
+    // Only chunks sent: the rest, held back or not sent yet, goes as a first transmission.
+    for (const auto& range : ranges)
+    {
+        for (const auto& [first, end] : stream.m_sent.GetRanges())
+        {
+            const uint32_t begin = std::max(range.first, first);
+            const uint32_t stop = std::min(range.second, end);
+            if (begin < stop)
+            {
+                stream.m_pending.Insert(begin, stop);
+            }
+        }
+    }
+}
+
 void
 RingExchange::ChunkLeft(SendStream& target, double lastSendEndS)
 {
-    if (target.m_pending.IsEmpty())
+    if (IsSentOut(target))
     {
         // The step's last chunk has left: wait for its DONE.
         ScheduleProbe(target, lastSendEndS);
@@ -419,7 +489,7 @@ RingExchange::PacerDrained(SendStream& /* paced */, double lastSendEndS)
     // Probes wait while the pacer is busy: restart those of every step sent out.
     for (auto& [step, stream] : m_tx->streams)
     {
-        if (!stream.m_done && !stream.m_waitingStep && stream.m_pending.IsEmpty())
+        if (!stream.m_done && !stream.m_waitingStep && IsSentOut(stream))
         {
             ScheduleProbe(stream, lastSendEndS);
         }
@@ -453,12 +523,6 @@ RingExchange::FindRequestedStream(const ExchangePlan& plan, const IslandSyncHead
         }
     }
     return step;
-}
-
-uint32_t
-RingExchange::GetSentBound(SendStream& stream)
-{
-    return stream.m_sentFirst;
 }
 
 void
@@ -519,6 +583,7 @@ RingExchange::ReleaseStep(uint32_t step)
         return;
     }
     it->second.m_waitingStep = false;
+    HoldBackUnheld(step, it->second);
     ResumeStream(m_tx->group);
 }
 
@@ -579,7 +644,17 @@ RingExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
     {
         ++m_rx->completeStreams;
         SendDone(step);
-        if (step + 1 < GetSteps(plan))
+    }
+    if (step + 1 < GetSteps(plan) && m_tx)
+    {
+        auto next = m_tx->streams.find(step + 1);
+        if (next != m_tx->streams.end() && next->second.m_unheld.erase(chunk) > 0)
+        {
+            // A repair of a chunk the next step held back: it goes now.
+            next->second.m_pending.Insert(chunk);
+            ResumeStream(m_tx->group);
+        }
+        if (IsArrived(step + 1))
         {
             ReleaseStep(step + 1);
         }

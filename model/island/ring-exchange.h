@@ -31,10 +31,13 @@ struct RingValues
  *
  * The send side has one stream per step toward the successor, all sent by the ring's pacer
  * (the lowest step with work first: repairs of earlier steps go first); a step is released
- * when the predecessor's previous step is held. The receive side has one stream per step of
- * the predecessor and the sums received, which the send side keeps until every step is
- * acknowledged. A member lost (exhausted stream, unanswered probes or READY requests) is
- * excluded and the ring is rebuilt over the others: the exchange starts again.
+ * when the predecessor's previous step has arrived: held, or its last chunk in and only
+ * repairs missing. A released step sends what it holds and each missing chunk as soon as its
+ * repair arrives (out of order, a first transmission), so a loss delays one chunk of every
+ * later step, not the whole step; the successor's NACKs of such a chunk wait for it. The receive
+ * side has one stream per step of the predecessor and the sums received, which the send side keeps
+ * until every step is acknowledged. A member lost (exhausted stream, unanswered probes or READY
+ * requests) is excluded and the ring is rebuilt over the others: the exchange starts again.
  *
  * Step s of the member at place t sends segment t - s (reduce-scatter, s < k-1) or
  * t + 1 - (s - (k-1)) (all-gather), modulo k; a reduce-scatter chunk names the s + 1 members
@@ -180,7 +183,9 @@ class RingExchange : public IslandExchange
     uint32_t GetProbeChunk(const ExchangePlan& plan, const SendStream& stream) const override;
     uint32_t FindRequestedStream(const ExchangePlan& plan,
                                  const IslandSyncHeader& header) const override;
-    uint32_t GetSentBound(SendStream& stream) override;
+    bool NoteSent(const SendStream& paced, SendStream& target, uint32_t chunk) override;
+    void QueueRepairs(SendStream& stream,
+                      const std::vector<IslandSyncHeader::Range>& ranges) override;
     void OnStreamExhausted(uint32_t source, const std::string& reason) override;
     std::string GetStreamLabel(const ReceiveStream& stream) const override;
     uint32_t NameStream(const ExchangePlan& plan,
@@ -189,10 +194,28 @@ class RingExchange : public IslandExchange
 
   private:
     /**
-     * @brief The predecessor's step is held, so the next step may be sent.
+     * @brief The predecessor's previous step has arrived (held, or its last chunk in), so this
+     * step may be sent: what is held now; the rest waits in the stream's unheld chunks.
      * @param step the step released
      */
     void ReleaseStep(uint32_t step);
+    /**
+     * @param step a step (> 0)
+     * @return whether the predecessor's previous step has arrived: held, or its last chunk in
+     */
+    bool IsArrived(uint32_t step) const;
+    /**
+     * @brief Move the chunks of a step's pending set whose previous-step chunk is not held to
+     * its unheld chunks.
+     * @param step the step (> 0)
+     * @param stream its send stream
+     */
+    void HoldBackUnheld(uint32_t step, SendStream& stream) const;
+    /**
+     * @param stream a step's send stream
+     * @return whether it has sent every chunk once (nothing pending or unheld): its DONE is due
+     */
+    static bool IsSentOut(const SendStream& stream);
 
     RingValues m_sums; //!< the sums received (made with the receive side, kept for the sends)
 };

@@ -15,6 +15,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <set>
 #include <vector>
 
 namespace ns3
@@ -65,14 +66,17 @@ class SendStream
     /** @return the stream's pacer */
     const StreamPacer& GetPacer() const;
 
-    uint32_t m_destination{0};  //!< receiving island, or ALL_MEMBERS
-    uint32_t m_step{0};         //!< ring mode: the step
-    bool m_waitingStep{false};  //!< ring mode: the previous step is not held yet
-    ChunkRangeSet m_pending;    //!< chunks to send
-    uint32_t m_sentFirst{0};    //!< one past the highest chunk index sent
-    bool m_done{false};         //!< whether the receiver acknowledged everything
-    bool m_waitingReady{false}; //!< whether the receiver has not announced the round yet
-    uint32_t m_attempts{0};     //!< probes without progress
+    uint32_t m_destination{0};   //!< receiving island, or ALL_MEMBERS
+    uint32_t m_step{0};          //!< ring mode: the step
+    bool m_waitingStep{false};   //!< ring mode: the previous step is not held yet
+    ChunkRangeSet m_pending;     //!< chunks to send
+    ChunkRangeSet m_sent;        //!< ring mode: chunks sent at least once
+    std::set<uint32_t> m_unheld; //!< ring mode: chunks of a released step whose values are not
+                                 //!< held yet (the previous step's chunk is being repaired)
+    uint32_t m_sentFirst{0};     //!< one past the highest chunk index sent
+    bool m_done{false};          //!< whether the receiver acknowledged everything
+    bool m_waitingReady{false};  //!< whether the receiver has not announced the round yet
+    uint32_t m_attempts{0};      //!< probes without progress
     std::vector<ChunkRangeSet::Range> m_lastNack; //!< ranges of the last NACK served
     Time m_lastNackAt;                            //!< when it arrived
 
