@@ -7,6 +7,7 @@
 #include "bench-case.h"
 
 #include "clique-schedule.h"
+#include "island-timing.h"
 #include "plain-ns3-baseline.h"
 #include "schedule-metrics.h"
 #include "schedule-optimizer.h"
@@ -158,6 +159,8 @@ BenchCase::ToCommandLine(const Arguments& arguments)
     {
         args.emplace_back("--coarseFrames=1");
     }
+    args.push_back("--rounds=" + std::to_string(arguments.rounds));
+    args.push_back("--lossRate=" + NumberText(arguments.lossRate));
     return args;
 }
 
@@ -212,10 +215,14 @@ BenchCase::Run(const Arguments& arguments)
     {
         return RunOptimize(arguments);
     }
+    if (arguments.kind == "loss")
+    {
+        return RunLoss(arguments);
+    }
     throw WanInputError(PROGRAM,
                         "--case",
                         "unknown case '" + arguments.kind +
-                            "' (known: ours, plain, evaluate, optimize)");
+                            "' (known: ours, plain, evaluate, optimize, loss)");
 }
 
 nlohmann::json
@@ -489,6 +496,88 @@ BenchCase::RunOptimize(const Arguments& arguments)
         {"gap_to_lower_bound", e.xiS / e.xiLowerBoundS},
         {"all_reduce_xi_s", allReduceXiS},
         {"passed", std::isfinite(e.xiS)},
+    };
+}
+
+nlohmann::json
+BenchCase::RunLoss(const Arguments& arguments)
+{
+    WanTopology topology = LoadTopology(arguments);
+    const uint32_t n = topology.GetNCities();
+    if (n != 9)
+    {
+        throw WanInputError(PROGRAM,
+                            "--topology",
+                            "the loss case runs the Latin triples, which need nine islands ('" +
+                                topology.GetName() + "' has " + std::to_string(n) + ")");
+    }
+    CliqueSchedule schedule = CliqueSchedule::LatinTriples(n);
+    // What wan-training-simulate --scheduleKind=latin --rounds=R --loss=P --mode=M runs.
+    TrainingRun::Config config;
+    config.mode = arguments.mode;
+    config.rounds = arguments.rounds;
+    config.modelBytes = arguments.modelBytes;
+    config.wanLossRate = arguments.lossRate;
+    TrainingRun run(topology, schedule, config);
+    run.SetFaultLog(&std::cerr, PROGRAM);
+    run.Run();
+
+    const TrainingResults& results = run.GetResults();
+    const TrainingRunSummary summary =
+        TrainingRunSummary::Parse(results.GetWriter().ToJson(), "the results of the case");
+    nlohmann::json roundCommS = nlohmann::json::array();
+    double commSum = 0;
+    bool complete = summary.rounds.size() == arguments.rounds;
+    for (const TrainingRunSummary::Round& round : summary.rounds)
+    {
+        roundCommS.push_back(round.commS ? nlohmann::json(*round.commS) : nlohmann::json(nullptr));
+        complete = complete && round.commS.has_value();
+        commSum += round.commS.value_or(0);
+    }
+    // The largest round trip between two members of one clique, over the schedule's rounds.
+    double maxRttS = 0;
+    for (const CliqueSchedule::Round& round : schedule.GetRounds())
+    {
+        for (const CliqueSchedule::Clique& clique : round)
+        {
+            for (uint32_t a : clique)
+            {
+                for (uint32_t b : clique)
+                {
+                    if (a != b)
+                    {
+                        maxRttS =
+                            std::max(maxRttS,
+                                     IslandTiming::GetRoundTripTime(topology, a, b).GetSeconds());
+                    }
+                }
+            }
+        }
+    }
+    uint64_t repairs = 0;
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        repairs += results.GetIslandCounters(i).repairs;
+    }
+    uint64_t errorDrops = 0;
+    for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
+    {
+        errorDrops += results.GetLinkCounters(d).errorDrops;
+    }
+    return {
+        {"kind", "loss"},
+        {"topology", topology.GetName()},
+        {"mode", CapabilityModeToString(arguments.mode)},
+        {"model_bytes", arguments.modelBytes},
+        {"loss_rate", arguments.lossRate},
+        {"rounds", arguments.rounds},
+        {"comm_s", complete ? nlohmann::json(commSum / arguments.rounds) : nlohmann::json(nullptr)},
+        {"round_comm_s", roundCommS},
+        {"max_rtt_s", maxRttS},
+        {"repairs", repairs},
+        {"error_drops", errorDrops},
+        {"wall_s", run.GetWallSeconds()},
+        {"passed", run.Passed() && complete},
     };
 }
 

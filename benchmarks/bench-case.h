@@ -38,7 +38,12 @@ namespace ns3
  *   wall time; the result is the calls per second;
  * - `optimize`: ScheduleOptimizer::Optimize() with its default options; wall seconds, Xi, its
  *   lower bound (doc/schedule-model.rst, "Information exchange") and the all-reduce
- *   baseline's Xi.
+ *   baseline's Xi;
+ * - `loss`: a TrainingRun of `rounds` rounds of the Latin triples (CliqueSchedule::LatinTriples,
+ *   nine islands) with random loss at `lossRate` on every WAN link, everything else
+ *   TrainingRun::Config's defaults; the result holds each round's simulated communication time
+ *   and their mean, the largest round-trip time between two members of one clique of the
+ *   schedule, the repairs and the packets lost to the loss (LossSection).
  */
 class BenchCase
 {
@@ -46,7 +51,7 @@ class BenchCase
     /** What a case measures and on what. */
     struct Arguments
     {
-        std::string kind;             //!< ours, plain, evaluate or optimize
+        std::string kind;             //!< ours, plain, evaluate, optimize or loss
         std::string topologyFile;     //!< topology JSON (when syntheticIslands is 0)
         uint32_t syntheticIslands{0}; //!< SyntheticTopology islands (seed 1), 0: the file
         CapabilityMode mode{CapabilityMode::UNICAST}; //!< the capability mode
@@ -57,6 +62,8 @@ class BenchCase
         std::string oursResult;     //!< plain: the result file of the `ours` case to replay
         bool coarseFrames{false};   //!< ours: simulation frames of COARSE_FRAME_BYTES
                                     //!< (MakeCoarseTopology)
+        uint32_t rounds{1};         //!< loss: the rounds to run
+        double lossRate{0};         //!< loss: the packet error rate on every WAN link
     };
 
     /** IP bytes of one coarse simulation frame (the `coarse` cases of BenchRunner):
@@ -115,6 +122,12 @@ class BenchCase
      * @return its result
      */
     static nlohmann::json RunOptimize(const Arguments& arguments);
+    /**
+     * @param arguments a `loss` case
+     * @return its result
+     * @throws WanInputError when the topology does not have nine islands
+     */
+    static nlohmann::json RunLoss(const Arguments& arguments);
 };
 
 } // namespace ns3

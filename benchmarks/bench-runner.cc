@@ -142,6 +142,9 @@ BenchRunner::BenchRunner(const Options& options)
     std::vector<M> modes{M::UNICAST, M::MULTICAST, M::AGGREGATION, M::BOTH, M::RING, M::TREE};
     // The scale target compares medians of alternating runs, in every profile.
     const uint32_t scaleRepeat = 3;
+    LossSection::Settings loss;
+    loss.topologyFile = options.topologyFile;
+    loss.modes = modes;
     switch (options.profile)
     {
     case Profile::FULL:
@@ -156,6 +159,7 @@ BenchRunner::BenchRunner(const Options& options)
         m_evaluateSeconds = 2;
         m_optimize9Modes = GetAllCapabilityModes();
         m_optimize32Modes = {M::UNICAST, M::BOTH};
+        loss.modelBytes = 100000000;
         break;
     case Profile::QUICK:
         m_sizes = {4000000, 16000000};
@@ -165,6 +169,7 @@ BenchRunner::BenchRunner(const Options& options)
         m_evaluateSeconds = 0.5;
         m_optimize9Modes = {M::UNICAST, M::BOTH};
         m_optimize32Modes = {M::UNICAST};
+        loss.modelBytes = 10000000;
         break;
     case Profile::SMOKE:
         modes = {M::UNICAST, M::BOTH, M::TREE};
@@ -176,6 +181,8 @@ BenchRunner::BenchRunner(const Options& options)
         m_optimize9Modes = {M::BOTH};
         m_optimize32Modes = {M::UNICAST};
         m_optimize32Evaluations = 300;
+        loss.modes = {M::UNICAST, M::BOTH};
+        loss.modelBytes = 1000000;
         break;
     }
     if (m_options.modes.empty())
@@ -207,10 +214,19 @@ BenchRunner::BenchRunner(const Options& options)
         m_coarseModes.clear();
         m_coarseSyntheticModes.clear();
     }
-    m_casesTotal = static_cast<uint32_t>(2 * m_options.modes.size() * m_sizes.size() +
-                                         m_evaluateModes.size() + m_optimize9Modes.size() +
-                                         m_optimize32Modes.size() + 2 * m_scaleIslands.size() +
-                                         m_coarseModes.size() + m_coarseSyntheticModes.size());
+    if (!options.modes.empty())
+    {
+        loss.modes = options.modes;
+    }
+    if (!run.loss)
+    {
+        loss.modes.clear();
+    }
+    m_loss = LossSection(loss);
+    m_casesTotal = static_cast<uint32_t>(
+        2 * m_options.modes.size() * m_sizes.size() + m_evaluateModes.size() +
+        m_optimize9Modes.size() + m_optimize32Modes.size() + 2 * m_scaleIslands.size() +
+        m_coarseModes.size() + m_coarseSyntheticModes.size() + m_loss.GetCaseCount());
 }
 
 nlohmann::json
@@ -704,6 +720,7 @@ BenchRunner::Print(std::ostream& out) const
         << V::Fixed(m_scaleExponent, 3) << ", plain ns-3 " << V::Fixed(m_scalePlainExponent, 3)
         << "\n";
     PrintCoarse(out);
+    m_loss.Print(out);
     if (m_options.profile != Profile::FULL)
     {
         out << "\nNote: the memory target is defined at 1 GB against 64 MB. The "
@@ -796,6 +813,7 @@ BenchRunner::ToJson() const
         {"coarse",
          {{"frame_bytes", BenchCase::COARSE_FRAME_BYTES},
           {"cases", m_coarse.is_null() ? nlohmann::json::array() : m_coarse}}},
+        {"loss", m_loss.ToJson()},
     };
 }
 
@@ -815,6 +833,9 @@ BenchRunner::Run()
     RunOptimizer();
     RunScale();
     RunCoarse();
+    m_loss.Run([this](const BenchCase::Arguments& arguments, const std::string& label) {
+        return RunCase(arguments, label, 1);
+    });
     nlohmann::json report = ToJson();
     m_targets.Compute(report);
     report["targets"] = m_targets.ToJson();

@@ -10,6 +10,7 @@
 #include "bench-case.h"
 #include "bench-targets.h"
 #include "link-load-model.h"
+#include "loss-section.h"
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -34,9 +35,10 @@ namespace ns3
  *
  * Sections: simulation cost (`ours` per mode and ModelBytes on the nine-city topology, each
  * followed by its `plain` baseline), memory scaling, the optimizer (`evaluate`, `optimize`),
- * scale (`ours` and `plain` on synthetic topologies of 16, 32 and 64 islands, alternating runs)
- * and, in the full profile only, coarse frames (`ours` with frames of
- * BenchCase::COARSE_FRAME_BYTES: nine-city at 10 GB, 64 synthetic islands at 1 GB). The
+ * scale (`ours` and `plain` on synthetic topologies of 16, 32 and 64 islands, alternating runs),
+ * in the full profile only, coarse frames (`ours` with frames of
+ * BenchCase::COARSE_FRAME_BYTES: nine-city at 10 GB, 64 synthetic islands at 1 GB), and loss
+ * (`loss` per mode at 0, 0.1 % and 1 % WAN loss, LossSection). The
  * targets (issue "Performance") are judged from the report by BenchTargets, printed one line
  * each and stored in the JSON's `targets`.
  */
@@ -58,6 +60,7 @@ class BenchRunner
         bool optimizer{true};  //!< evaluate and optimize
         bool scale{true};      //!< synthetic topologies of 16 to 64 islands, ours and plain
         bool coarse{true};     //!< coarse frames (full profile only)
+        bool loss{true};       //!< communication time under WAN loss (LossSection)
     };
 
     /** The runner's settings. */
@@ -179,6 +182,7 @@ class BenchRunner
     double m_scaleExponent{0};      //!< log-log slope of wall time over packet-hops
     double m_scalePlainExponent{0}; //!< the same for the plain baseline
     BenchTargets m_targets;         //!< the targets (after Run)
+    LossSection m_loss;             //!< the loss section: its cases and results
 };
 
 } // namespace ns3

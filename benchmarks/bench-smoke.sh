@@ -77,8 +77,25 @@ require '(.scale.log_log_slope | '"$number"') and (.scale.plain_log_log_slope | 
 require '(.scale.repetitions | '"$number"') and ([.scale.cases[].wall_ratio_median | '"$number"'] | all)'
 # Coarse frames run in the full profile only: none here, their targets listed as skipped.
 require '.coarse.frame_bytes == 64000 and (.coarse.cases | length == 0)'
-require '.targets | length == 18'
-require '[.targets[] | (.id | type == "string") and (.name | type == "string") and (.target | '"$number"') and (.skipped | type == "boolean")] | all'
+# Loss: unicast and both at 0, 0.1 % and 1 % WAN loss, Latin triples, 3 rounds, 1 MB. The types
+# only: at this size the communication times judge nothing.
+require '.loss.model_bytes == 1000000 and .loss.rounds == 3 and .loss.loss_rates == [0, 0.001, 0.01]'
+require '(.loss.topology_file | type) == "string" and (.loss.schedule | type) == "string"'
+require '.loss.cases | length == 6'
+require '[.loss.cases[] | [.mode, .loss_rate]] == [["unicast", 0], ["unicast", 0.001], ["unicast", 0.01],
+  ["both", 0], ["both", 0.001], ["both", 0.01]]'
+require '[.loss.cases[] | .kind == "loss" and .model_bytes == 1000000 and .rounds == 3 and .passed] | all'
+for field in comm_s max_rtt_s repairs error_drops wall_s peak_rss_mb process_wall_s; do
+  require "[.loss.cases[].$field | $number] | all"
+done
+require '[.loss.cases[].round_comm_s | type == "array" and length == 3 and all(type == "number")] | all'
+require '[.loss.cases[] | .max_rtt_s > 0] | all'
+# Without loss, no packet is lost to it.
+require '[.loss.cases[] | select(.loss_rate == 0) | .error_drops == 0] | all'
+require '.targets | length == 30'
+require '[.targets[] | (.id | type == "string") and (.name | type == "string") and (.skipped | type == "boolean")] | all'
+require '[.targets[] | select(.skipped | not) | .target | '"$number"'] | all'
+require '[.targets[] | .target | type == "number" or type == "null"] | all'
 require '[.targets[] | select(.skipped | not) | .met | type == "boolean"] | all'
 require '[.targets[] | select(.skipped) | .met == null and .measured == null] | all'
 # Every target of the issue has its entry (the growth target only where in-flight packets are
@@ -88,16 +105,27 @@ require '[.targets[].id] == ["wall_ratio/unicast", "wall_ratio/both", "wall_rati
   "peak_rss_growth/unicast", "peak_rss_growth/both", "evaluate_calls_per_s/unicast",
   "optimize_wall_s/both", "scale_rounds_verified", "scale_overhead_growth",
   "coarse_wall_per_comm/both", "coarse_wall_per_comm/unicast", "coarse_comm_to_model/both",
-  "coarse_comm_to_model/unicast", "coarse_round_wall_s/both", "coarse_round_wall_s/tree"]'
-require '[.targets[] | select(.skipped) | .id] | (length == 6) and all(startswith("coarse_"))'
+  "coarse_comm_to_model/unicast", "coarse_round_wall_s/both", "coarse_round_wall_s/tree",
+  "loss-0.1%/unicast", "loss-1%/unicast", "loss-0.1%/multicast", "loss-1%/multicast",
+  "loss-0.1%/aggregation", "loss-1%/aggregation", "loss-0.1%/both", "loss-1%/both",
+  "loss-0.1%/ring", "loss-1%/ring", "loss-0.1%/tree", "loss-1%/tree"]'
+require '[.targets[] | select(.skipped) | .id] | (length == 14) and
+  (map(select(startswith("coarse_"))) | length == 6) and
+  (map(select(startswith("loss-"))) == ["loss-0.1%/multicast", "loss-1%/multicast",
+    "loss-0.1%/aggregation", "loss-1%/aggregation", "loss-0.1%/ring", "loss-1%/ring",
+    "loss-0.1%/tree", "loss-1%/tree"])'
 require '[.targets[] | select(.skipped | not) | .measured | '"$number"'] | all'
+if ! grep -q '^Loss: ' bench-smoke.txt; then
+  echo "bench-smoke: the printed report has no Loss table" >&2
+  fail=1
+fi
 if ! grep -q '^Targets' bench-smoke.txt; then
   echo "bench-smoke: the printed report has no Targets section" >&2
   fail=1
 fi
 # One line per target: "target: NAME : measured X (limit R Y) met|NOT met", or skipped.
-if [ "$(grep -cE '^target: .* : (measured .* \(limit .*\) (met|NOT met)|not measured \(limit .*\) skipped.*)$' bench-smoke.txt)" -ne 18 ]; then
-  echo "bench-smoke: the printed report does not have 18 target lines" >&2
+if [ "$(grep -cE '^target: .* : (measured .* \(limit .*\) (met|NOT met)|not measured \(limit .*\) skipped.*)$' bench-smoke.txt)" -ne 30 ]; then
+  echo "bench-smoke: the printed report does not have 30 target lines" >&2
   fail=1
 fi
 exit "$fail"

@@ -7,6 +7,7 @@
 #include "bench-targets.h"
 
 #include "bench-values.h"
+#include "loss-section.h"
 
 #include "ns3/log.h"
 
@@ -50,7 +51,7 @@ BenchTargets::Add(const std::string& id,
               : relation == ">=" ? measured >= limit
                                  : false;
     }
-    m_targets.push_back({id, name, measured, relation, limit, unit, met, false});
+    m_targets.push_back({id, name, measured, relation, limit, unit, met, false, ""});
 }
 
 void
@@ -58,9 +59,10 @@ BenchTargets::AddSkipped(const std::string& id,
                          const std::string& name,
                          const std::string& relation,
                          double limit,
-                         const std::string& unit)
+                         const std::string& unit,
+                         const std::string& reason)
 {
-    m_targets.push_back({id, name, NOT_MEASURED, relation, limit, unit, false, true});
+    m_targets.push_back({id, name, NOT_MEASURED, relation, limit, unit, false, true, reason});
 }
 
 void
@@ -94,6 +96,7 @@ BenchTargets::Compute(const nlohmann::json& report)
     }
     ComputeScale(report);
     ComputeCoarse(report);
+    ComputeLoss(report);
 }
 
 void
@@ -269,7 +272,12 @@ BenchTargets::ComputeCoarse(const nlohmann::json& report)
         }
         if (found == nullptr)
         {
-            AddSkipped(t.id, t.name, t.relation, t.limit, t.unit);
+            AddSkipped(t.id,
+                       t.name,
+                       t.relation,
+                       t.limit,
+                       t.unit,
+                       "its cases did not run (full profile only)");
             continue;
         }
         double measured = V::Passed(*found) ? V::Number(*found, t.field) : NOT_MEASURED;
@@ -279,6 +287,57 @@ BenchTargets::ComputeCoarse(const nlohmann::json& report)
             t.relation,
             t.limit,
             t.unit);
+    }
+}
+
+void
+BenchTargets::ComputeLoss(const nlohmann::json& report)
+{
+    using V = BenchValues;
+    const nlohmann::json& cases = report.at("loss").at("cases");
+    auto find = [&cases](const std::string& mode, double lossRate) -> const nlohmann::json* {
+        for (const nlohmann::json& row : cases)
+        {
+            if (row.value("mode", std::string()) == mode && V::Number(row, "loss_rate") == lossRate)
+            {
+                return &row;
+            }
+        }
+        return nullptr;
+    };
+    for (CapabilityMode mode : GetAllCapabilityModes())
+    {
+        const std::string modeName = CapabilityModeToString(mode);
+        const nlohmann::json* lossless = find(modeName, 0);
+        for (const LossSection::Limit& limit : LossSection::GetLimits())
+        {
+            const std::string id = "loss-" + limit.label + "/" + modeName;
+            const std::string name =
+                "loss " + limit.label + ", " + modeName + ": comm s (" +
+                (mode == CapabilityMode::RING ? limit.ringFormula : limit.formula) + ")";
+            const nlohmann::json* row = find(modeName, limit.lossRate);
+            if (row == nullptr || lossless == nullptr)
+            {
+                AddSkipped(id,
+                           name,
+                           "<=",
+                           NOT_MEASURED,
+                           "s",
+                           "its cases did not run (mode or section not in this run)");
+                continue;
+            }
+            const double losslessCommS =
+                V::Passed(*lossless) ? V::Number(*lossless, "comm_s") : NOT_MEASURED;
+            Add(id,
+                name,
+                V::Passed(*row) ? V::Number(*row, "comm_s") : NOT_MEASURED,
+                "<=",
+                LossSection::GetLimitS(mode,
+                                       limit,
+                                       losslessCommS,
+                                       V::Number(*lossless, "max_rtt_s")),
+                "s");
+        }
     }
 }
 
@@ -295,16 +354,28 @@ BenchTargets::Print(std::ostream& out) const
     {
         const std::string unit = t.unit.empty() ? "" : " " + t.unit;
         std::ostringstream limit;
-        limit << t.relation << " " << t.limit << unit;
+        limit << t.relation << " ";
+        if (std::isfinite(t.limit))
+        {
+            limit << t.limit;
+        }
+        else
+        {
+            limit << "-";
+        }
+        limit << unit;
         out << "target: " << std::left << std::setw(66) << t.name << std::right << " : ";
         if (t.skipped)
         {
-            out << "not measured (limit " << limit.str()
-                << ") skipped: its cases did not run (full profile only)\n";
+            out << "not measured (limit " << limit.str() << ") skipped: " << t.skipReason << "\n";
             continue;
         }
-        out << "measured " << BenchValues::Fixed(t.measured, t.measured >= 100 ? 0 : 3) << unit
-            << " (limit " << limit.str() << ") " << (t.met ? "met" : "NOT met") << "\n";
+        out << "measured "
+            << BenchValues::Fixed(t.measured,
+                                  t.measured >= 100 ? 0
+                                  : t.measured >= 1 ? 3
+                                                    : 4)
+            << unit << " (limit " << limit.str() << ") " << (t.met ? "met" : "NOT met") << "\n";
     }
 }
 
@@ -318,7 +389,7 @@ BenchTargets::ToJson() const
                            {"name", t.name},
                            {"measured", BenchValues::NumberOrNull(t.measured)},
                            {"relation", t.relation},
-                           {"target", t.limit},
+                           {"target", BenchValues::NumberOrNull(t.limit)},
                            {"unit", t.unit},
                            {"met", t.skipped ? nlohmann::json(nullptr) : nlohmann::json(t.met)},
                            {"skipped", t.skipped}});

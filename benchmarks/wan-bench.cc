@@ -16,10 +16,12 @@
  *     |-- scale 16 / 32 / 64 islands -----------> TrainingRun on synthetic topologies
  *     |-- coarse (full only) -------------------> TrainingRun with 64 kB frames: nine-city
  *     |                                             10 GB, 64 synthetic islands 1 GB
+ *     |-- loss  every mode x 0, 0.1 %, 1 % ------> TrainingRun, nine-city, Latin triples,
+ *     |                                             3 rounds, random loss on the WAN links
  *     `-> tables + targets on stdout, JSON in --out (peak RSS per case from wait4)
  *
  * Usage: wan-bench [--quick | --smoke] [--out=FILE] [--modes=unicast,both,...] [--repeat=N]
- *        [--sections=simulation,optimizer,scale,coarse]
+ *        [--sections=simulation,optimizer,scale,coarse,loss]
  * Exit status: 0 every case ran and passed its own checks (a target may still be NOT met),
  * 1 input error or a case failed.
  */
@@ -77,7 +79,7 @@ ParseModes(const std::string& text)
 BenchRunner::Sections
 ParseSections(const std::string& text)
 {
-    BenchRunner::Sections sections{false, false, false, false};
+    BenchRunner::Sections sections{false, false, false, false, false};
     std::istringstream in(text);
     std::string name;
     while (std::getline(in, name, ','))
@@ -98,12 +100,16 @@ ParseSections(const std::string& text)
         {
             sections.coarse = true;
         }
+        else if (name == "loss")
+        {
+            sections.loss = true;
+        }
         else
         {
             throw WanInputError(PROGRAM,
                                 "--sections",
                                 "unknown section '" + name +
-                                    "' (known: simulation, optimizer, scale, coarse)");
+                                    "' (known: simulation, optimizer, scale, coarse, loss)");
         }
     }
     return sections;
@@ -131,25 +137,30 @@ main(int argc, char* argv[])
     std::string evaluationsText = "0";
     std::string oursResult;
     bool coarseFrames = false;
+    std::string roundsText = "1";
+    std::string lossRateText = "0";
     std::string sectionsText;
 
     CommandLine cmd(__FILE__);
     cmd.Usage("The module's benchmarks: simulation cost against a plain-ns-3 baseline, memory "
-              "scaling, optimizer speed and scale, with the targets (benchmarks/README.md).");
+              "scaling, optimizer speed, scale and the communication time under WAN loss, with "
+              "the targets (benchmarks/README.md).");
     cmd.AddValue("quick", "smaller sizes and budgets (a minute or two)", quick);
     cmd.AddValue("smoke", "the smallest cases only (a few seconds; the CTest smoke test)", smoke);
     cmd.AddValue("out", "the JSON file to write", out);
     cmd.AddValue("topology", "the nine-city topology JSON", topologyFile);
     cmd.AddValue("modes", "simulated modes, comma separated (default: the profile's)", modesText);
     cmd.AddValue("sections",
-                 "sections to run, comma separated: simulation, optimizer, scale, coarse "
+                 "sections to run, comma separated: simulation, optimizer, scale, coarse, loss "
                  "(default: all; coarse runs in the full profile only)",
                  sectionsText);
     cmd.AddValue("repeat",
                  "runs of each simulation case and its baseline, alternating, each side's "
                  "fastest kept (0: 2 quick, 1 otherwise)",
                  repeatText);
-    cmd.AddValue("case", "internal: run one case (ours, plain, evaluate, optimize)", caseKind);
+    cmd.AddValue("case",
+                 "internal: run one case (ours, plain, evaluate, optimize, loss)",
+                 caseKind);
     cmd.AddValue("result", "internal: the case's result file", resultFile);
     cmd.AddValue("syntheticIslands", "internal: the case's synthetic topology size", syntheticText);
     cmd.AddValue("mode", "internal: the case's capability mode", modeText);
@@ -159,6 +170,10 @@ main(int argc, char* argv[])
     cmd.AddValue("maxEvaluations", "internal: the case's optimizer budget", evaluationsText);
     cmd.AddValue("oursResult", "internal: the `ours` result a plain case replays", oursResult);
     cmd.AddValue("coarseFrames", "internal: the case simulates coarse frames", coarseFrames);
+    cmd.AddValue("rounds", "internal: the case's rounds (loss)", roundsText);
+    cmd.AddValue("lossRate",
+                 "internal: the case's packet error rate on every WAN link (loss), in [0, 0.5]",
+                 lossRateText);
     CommandLineValues::SetSchedulerDefault();
     cmd.Parse(argc, argv);
 
@@ -188,6 +203,14 @@ main(int argc, char* argv[])
                 CommandLineValues::ParseWhole(PROGRAM, "--maxEvaluations", evaluationsText, 0);
             arguments.oursResult = oursResult;
             arguments.coarseFrames = coarseFrames;
+            arguments.rounds = static_cast<uint32_t>(
+                CommandLineValues::ParseUnsigned(PROGRAM, "--rounds", roundsText, 1, 1000));
+            arguments.lossRate = CommandLineValues::ParseNumberInRange(PROGRAM,
+                                                                       "--lossRate",
+                                                                       lossRateText,
+                                                                       0,
+                                                                       0.5,
+                                                                       false);
             if (resultFile.empty())
             {
                 throw WanInputError(PROGRAM, "--result", "required with --case");
