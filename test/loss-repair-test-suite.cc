@@ -38,7 +38,8 @@
  * repair is asked for again at its due time (and with two copies of each repair costs nothing
  * more); behind an edge FPGA the slot of a chunk whose contribution is known lost leaves at once,
  * a chunk lost from every contributor is NACKed once it is settled, and either repair costs
- * about a round trip too; in tree mode a lost contribution and a lost total cost a round trip.
+ * about a round trip too; in tree mode a lost contribution and a lost total cost a round trip;
+ * in ring mode losses in every step cost one round trip, not one per step.
  */
 
 using namespace ns3;
@@ -73,13 +74,13 @@ class DropChunksErrorModel : public ErrorModel
     }
 
     /**
-     * @param type the message type to drop (DATA, or AGGREGATE for tree totals)
+     * @param type the message type to drop (DATA or AGGREGATE; none: both)
      * @param sender the sender's island
      * @param destination the datagram's destination address (none: any)
      * @param chunks the chunk indices to drop
      * @param times how many arrivals of each to drop (the first transmission, then repairs)
      */
-    void Set(IslandSyncHeader::Type type,
+    void Set(std::optional<IslandSyncHeader::Type> type,
              uint32_t sender,
              std::optional<Ipv4Address> destination,
              const std::set<uint32_t>& chunks,
@@ -110,7 +111,9 @@ class DropChunksErrorModel : public ErrorModel
                                              SyncProtocol::DEFAULT_PORT,
                                              header,
                                              &to) == 0 ||
-            header.GetType() != m_type || header.GetSender() != m_sender ||
+            (header.GetType() != IslandSyncHeader::DATA &&
+             header.GetType() != IslandSyncHeader::AGGREGATE) ||
+            (m_type && header.GetType() != *m_type) || header.GetSender() != m_sender ||
             m_chunks.count(header.GetChunkIndex()) == 0 ||
             (m_destination && Ipv4Address(to) != *m_destination))
         {
@@ -128,23 +131,26 @@ class DropChunksErrorModel : public ErrorModel
     {
     }
 
-    IslandSyncHeader::Type m_type{IslandSyncHeader::DATA}; //!< the message type
-    uint32_t m_sender{0};                                  //!< the sender's island
-    std::optional<Ipv4Address> m_destination;              //!< the destination (none: any)
-    std::map<uint32_t, uint32_t> m_chunks; //!< the chunks still to drop, and how often
-    std::optional<Time> m_droppedAt;       //!< when the last one was dropped
+    std::optional<IslandSyncHeader::Type> m_type; //!< the message type (none: DATA or AGGREGATE)
+    uint32_t m_sender{0};                         //!< the sender's island
+    std::optional<Ipv4Address> m_destination;     //!< the destination (none: any)
+    std::map<uint32_t, uint32_t> m_chunks;        //!< the chunks still to drop, and how often
+    std::optional<Time> m_droppedAt;              //!< when the last one was dropped
 };
 
 /** What one run of a case gives. */
 struct Outcome
 {
-    double commS{0};             //!< the receiver's clique's communication time
-    uint64_t repairs{0};         //!< repair packets the senders of the drops sent
-    std::optional<Time> dropped; //!< when the last drop happened (none: not every one did)
-    uint64_t knownLost{0};       //!< the receiver's FPGA: known-lost releases
-    uint64_t timeouts{0};        //!< the receiver's FPGA: Timeout releases
-    uint32_t chunkCount{0};      //!< chunks per stream
-    uint32_t treeRoot{0};        //!< tree mode: the receiver's clique's root
+    double commS{0};                    //!< the receiver's clique's communication time
+    uint64_t repairs{0};                //!< repair packets the senders of the drops sent
+    std::optional<Time> dropped;        //!< when the last drop happened (none: not every one did)
+    uint64_t knownLost{0};              //!< the receiver's FPGA: known-lost releases
+    uint64_t timeouts{0};               //!< the receiver's FPGA: Timeout releases
+    uint32_t chunkCount{0};             //!< chunks per stream
+    uint32_t treeRoot{0};               //!< tree mode: the receiver's clique's root
+    uint32_t successor{0};              //!< ring mode: the receiver's successor
+    uint32_t ringPosition{0};           //!< ring mode: the receiver's place on the ring
+    std::vector<uint32_t> segmentFirst; //!< ring mode: the first chunk of each segment, and the end
 };
 
 /** Chunks to drop from one sender on one directed link. */
@@ -154,8 +160,9 @@ struct Drop
     uint32_t link{0};          //!< the directed link on whose receiving device they are
     std::set<uint32_t> chunks; //!< the chunk indices
     uint32_t times{1};         //!< arrivals of each dropped (first transmission, repairs)
-    /** the message type: DATA, or AGGREGATE for a tree's totals (sent to the group) */
-    IslandSyncHeader::Type type{IslandSyncHeader::DATA};
+    /** the message type: DATA, or AGGREGATE (a tree's totals to the group, ring steps after
+     *  the first); none: both (ring steps) */
+    std::optional<IslandSyncHeader::Type> type{IslandSyncHeader::DATA};
 };
 
 /**
@@ -181,7 +188,7 @@ RunWithLosses(const WanTopology& topology,
     {
         models.push_back(CreateObject<DropChunksErrorModel>());
         std::optional<Ipv4Address> to;
-        if (drop.type == IslandSyncHeader::DATA)
+        if (drop.type != IslandSyncHeader::AGGREGATE)
         {
             to = run.GetScenario().GetIslandAddress(receiver);
         }
@@ -229,6 +236,9 @@ RunWithLosses(const WanTopology& topology,
     }
     outcome.chunkCount = run.GetApp(receiver)->GetPlan(0).chunkCount;
     outcome.treeRoot = run.GetApp(receiver)->GetPlan(0).treeRoot;
+    outcome.successor = run.GetApp(receiver)->GetPlan(0).successor;
+    outcome.ringPosition = run.GetApp(receiver)->GetPlan(0).ringPosition;
+    outcome.segmentFirst = run.GetApp(receiver)->GetPlan(0).segmentFirst;
     return outcome;
 }
 
@@ -537,6 +547,67 @@ class TreeSingleLossTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Ring mode: losses on three consecutive hops, in three consecutive steps, in one
+ * segment (different chunks). Each step is released when the previous one has arrived but for
+ * its repair, and a held-back chunk follows its repair, so the three repairs overlap: they cost
+ * about the largest of the three round trips, where steps released only once held would pay
+ * their sum.
+ */
+class RingLossesTestCase : public TestCase
+{
+  public:
+    RingLossesTestCase()
+        : TestCase("ring: losses in consecutive steps cost one round trip, not their sum")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
+        const CliqueSchedule schedule(3, {{{0, 1, 2}}});
+        TrainingRun::Config config;
+        config.mode = CapabilityMode::RING;
+        config.rounds = 1;
+        config.modelBytes = 2000000;
+        config.localSteps = 1;
+        config.stepTime = MilliSeconds(1);
+        config.repairCopies = 1;
+        // The ring a -> b -> c -> a, from aaa.
+        const uint32_t a = 0;
+        const Outcome lossless = RunWithLosses(tiny, schedule, config, a, {});
+        const uint32_t b = lossless.successor;
+        const uint32_t c = RunWithLosses(tiny, schedule, config, b, {}).successor;
+        // a's own segment t goes a -> b in step 0 (DATA), b -> c in step 1 and c -> a in step 2
+        // (AGGREGATEs: reduce-scatter, then the first all-gather step).
+        const uint32_t t = lossless.ringPosition;
+        const uint32_t j = (lossless.segmentFirst[t] + lossless.segmentFirst[t + 1]) / 2;
+        NS_TEST_ASSERT_MSG_GT(lossless.segmentFirst[t + 1], j + 20, "a long segment");
+        Drop first{a, tiny.GetAccessUpLink(a), {j}};
+        Drop second{b, tiny.GetAccessUpLink(b), {j + 10}};
+        second.type = IslandSyncHeader::AGGREGATE;
+        Drop third{c, tiny.GetAccessUpLink(c), {j + 20}};
+        third.type = IslandSyncHeader::AGGREGATE;
+        const Outcome lost = RunWithLosses(tiny, schedule, config, b, {first, second, third});
+        NS_TEST_ASSERT_MSG_EQ(lost.dropped.has_value(), true, "the three chunks were dropped");
+        const double ab = IslandTiming::GetRoundTripTime(tiny, a, b).GetSeconds();
+        const double bc = IslandTiming::GetRoundTripTime(tiny, b, c).GetSeconds();
+        const double ca = IslandTiming::GetRoundTripTime(tiny, c, a).GetSeconds();
+        const double largest = std::max({ab, bc, ca});
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(lost.repairs, 3u, "a repair per loss");
+        NS_TEST_EXPECT_MSG_GT(lost.commS - lossless.commS,
+                              largest / 2,
+                              "a repair cannot come sooner than the NACK's way there and back");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(lost.commS - lossless.commS,
+                                    largest + config.nackTimeout.GetSeconds() + 2e-3,
+                                    "the repairs overlap: at most the largest round trip (their "
+                                    "sum is "
+                                        << ab + bc + ca << " s)");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Loss repair test suite.
  */
 class LossRepairTestSuite : public TestSuite
@@ -550,6 +621,7 @@ class LossRepairTestSuite : public TestSuite
         AddTestCase(new UnicastLostRepairTestCase(), TestCase::QUICK);
         AddTestCase(new AggregationSingleLossTestCase(), TestCase::QUICK);
         AddTestCase(new TreeSingleLossTestCase(), TestCase::QUICK);
+        AddTestCase(new RingLossesTestCase(), TestCase::QUICK);
     }
 };
 
