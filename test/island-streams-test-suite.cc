@@ -144,7 +144,7 @@ ReceiveStreamRepairTestCase::DoRun()
 /**
  * @ingroup wan-training-tests
  * @brief Behind an FPGA a gap waits for the patience and NACKs only what is still missing; a
- * complete stream stops its timers.
+ * silence NACKs the tail after the stall time; a complete stream stops its timers.
  */
 class ReceiveStreamPatienceTestCase : public TestCase
 {
@@ -164,7 +164,10 @@ void
 ReceiveStreamPatienceTestCase::DoRun()
 {
     StreamLog log;
-    ReceiveStream stream(7, 0, 0, 10, TestTiming(true));
+    // A stall time past the end of the run: only the gap check NACKs.
+    ReceiveStream::Timing longStall = TestTiming(true);
+    longStall.stallTime = MilliSeconds(40);
+    ReceiveStream stream(7, 0, 0, 10, longStall);
     stream.SetCallbacks(MakeCallback(&StreamLog::Nack, &log),
                         MakeCallback(&StreamLog::Exhausted, &log));
     Simulator::Schedule(Time(0), &AcceptChunk, &stream, 0);
@@ -178,6 +181,24 @@ ReceiveStreamPatienceTestCase::DoRun()
     NS_TEST_EXPECT_MSG_EQ((log.nacks[0].second == Ranges{{1, 2}, {3, 5}}),
                           true,
                           "what is still missing of the gap [1, 5)");
+    Simulator::Destroy();
+
+    // Behind an FPGA a silence is a slot waiting for a lost contribution (the aggregates come at
+    // the slowest contributor's pace): the stall NACKs the tail after the stall time (10 ms),
+    // not after the patience (30 ms).
+    StreamLog tail;
+    ReceiveStream cut(5, 0, 0, 6, TestTiming(true));
+    cut.SetCallbacks(MakeCallback(&StreamLog::Nack, &tail),
+                     MakeCallback(&StreamLog::Exhausted, &tail));
+    for (uint32_t chunk = 0; chunk < 4; ++chunk)
+    {
+        Simulator::Schedule(MilliSeconds(chunk), &AcceptChunk, &cut, chunk);
+    }
+    Simulator::Stop(MilliSeconds(20));
+    Simulator::Run();
+    NS_TEST_ASSERT_MSG_EQ(tail.nacks.size(), 1u, "one stall NACK");
+    NS_TEST_EXPECT_MSG_EQ(tail.nacks[0].first, MilliSeconds(13), "last arrival + stall time");
+    NS_TEST_EXPECT_MSG_EQ((tail.nacks[0].second == Ranges{{4, 6}}), true, "the tail [4, 6)");
     Simulator::Destroy();
 
     StreamLog done;

@@ -94,9 +94,7 @@ ReceiveStream::Accept(uint32_t chunk)
     {
         // The stall timer runs from the first chunk: a wait before the stream starts (ring:
         // between steps) is no loss.
-        m_timer = Simulator::Schedule(m_timing.behindFpga ? m_timing.patience : m_timing.stallTime,
-                                      &ReceiveStream::Timeout,
-                                      this);
+        m_timer = Simulator::Schedule(m_timing.stallTime, &ReceiveStream::Timeout, this);
     }
     return false;
 }
@@ -270,11 +268,10 @@ ReceiveStream::Timeout()
         return;
     }
     const Time now = Simulator::Now();
-    // Behind an FPGA, a first stall may be a slot waiting for a slower contributor or for its
-    // Timeout: wait until its (partial) aggregate must have left.
-    const Time idle =
-        m_timing.behindFpga && m_attempts == 0 ? m_timing.patience : m_timing.stallTime;
-    const Time stalled = m_lastArrival + idle;
+    // Behind an FPGA too: the aggregates come at the slowest contributor's pace, so a silence
+    // is a slot waiting for a lost contribution (e.g. of the last chunk, which no later chunk
+    // reveals). A repair completes the slot; the others' repairs are absorbed as duplicates.
+    const Time stalled = m_lastArrival + m_timing.stallTime;
     if (now < stalled)
     {
         m_timer = Simulator::Schedule(stalled - now, &ReceiveStream::Timeout, this);
@@ -297,27 +294,12 @@ void
 ReceiveStream::GapCheck()
 {
     const Time now = Simulator::Now();
-    // What is still missing in the gaps whose patience is over: lost, not waiting in a slot.
-    // Each gap is checked once; the stall timer repeats NACKs that were not answered.
-    std::vector<ChunkRangeSet::Range> missing;
+    // What is still missing in the gaps whose patience is over, and no NACK asked for: lost,
+    // not waiting in a slot. Each gap is checked once; the due checks repeat NACKs.
+    std::vector<ChunkRangeSet::Range> gaps;
     while (!m_gapChecks.empty() && m_gapChecks.front().due <= now)
     {
-        const GapCheckEntry& gap = m_gapChecks.front();
-        for (uint32_t chunk = gap.first; chunk < gap.end && !m_complete; ++chunk)
-        {
-            if (m_held.Contains(chunk))
-            {
-                continue;
-            }
-            if (!missing.empty() && missing.back().second == chunk)
-            {
-                missing.back().second = chunk + 1;
-            }
-            else if (missing.size() < m_timing.maxRanges)
-            {
-                missing.emplace_back(chunk, chunk + 1);
-            }
-        }
+        gaps.emplace_back(m_gapChecks.front().first, m_gapChecks.front().end);
         m_gapChecks.pop_front();
     }
     if (!m_gapChecks.empty())
@@ -325,11 +307,11 @@ ReceiveStream::GapCheck()
         m_gapEvent =
             Simulator::Schedule(m_gapChecks.front().due - now, &ReceiveStream::GapCheck, this);
     }
-    if (missing.empty())
+    const std::vector<ChunkRangeSet::Range> missing = GetMissingOf(gaps, m_requested);
+    if (!missing.empty())
     {
-        return;
+        Request(missing, "gap after the patience");
     }
-    Request(missing, "gap after the patience");
 }
 
 std::vector<ChunkRangeSet::Range>

@@ -47,7 +47,7 @@ class ReceiveStream
         double intervalS{0};     //!< seconds between two packets of the contributor's stream
         uint32_t maxRanges{1};   //!< NACK ranges that fit one packet
         uint32_t maxAttempts{1}; //!< NACKs without progress before the stream is exhausted
-        bool behindFpga{false};  //!< whether gaps and first stalls wait for the patience
+        bool behindFpga{false};  //!< whether gaps wait for the patience
     };
 
     /** A NACK of missing chunk ranges to send to the contributor. */
@@ -144,8 +144,8 @@ class ReceiveStream
     };
 
     /**
-     * Stall timer: once the stream is silent for the stall time (behind an FPGA first the
-     * patience), NACK what no NACK asked for yet (e.g. a lost last chunk, which no later chunk
+     * Stall timer: once the stream is silent for the stall time, NACK what no NACK asked for
+     * yet (e.g. a lost last chunk, which no later chunk
      * reveals); the due checks repeat what was asked for.
      */
     void Timeout();
