@@ -145,7 +145,8 @@ LossSection::Print(std::ostream& out) const
         << V::BytesText(static_cast<double>(m_settings.modelBytes))
         << ", random loss on every WAN link. comm s: the mean over the rounds of each round's\n"
            "simulated communication time; limit: the target's; max RTT: the largest round trip "
-           "between two members of one clique; repairs: chunks sent again, per loss rate\n";
+           "between two members of one clique; repairs: repair packets (RepairCopies per chunk "
+           "sent again), per loss rate\n";
     cell("mode", 12);
     cell("lossless s", 11);
     for (const Limit& limit : GetLimits())
