@@ -143,6 +143,56 @@ ReceiveStreamRepairTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
+ * @brief A stream whose owner keeps it after the attempts were exhausted (its island has not
+ * begun the round) and resumes it: it NACKs everything missing at once, counts its attempts
+ * from zero, and reports exhaustion again after as many due checks.
+ */
+class ReceiveStreamResumeTestCase : public TestCase
+{
+  public:
+    ReceiveStreamResumeTestCase();
+
+  private:
+    void DoRun() override;
+};
+
+ReceiveStreamResumeTestCase::ReceiveStreamResumeTestCase()
+    : TestCase("ReceiveStream: resumed after its attempts were exhausted")
+{
+}
+
+void
+ReceiveStreamResumeTestCase::DoRun()
+{
+    StreamLog log;
+    ReceiveStream stream(7, 0, 0, 10, TestTiming(false));
+    stream.SetCallbacks(MakeCallback(&StreamLog::Nack, &log),
+                        MakeCallback(&StreamLog::Exhausted, &log));
+    Simulator::Schedule(Time(0), &AcceptChunk, &stream, 0);
+    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, &stream, 3);
+    Simulator::Schedule(MilliSeconds(2), &AcceptChunk, &stream, 1);
+    // Exhausted at 20 ms (the first case); resumed at 25 ms.
+    Simulator::Schedule(MilliSeconds(25), &ReceiveStream::Resume, &stream);
+    Simulator::Run();
+
+    using Ranges = std::vector<ChunkRangeSet::Range>;
+    const Ranges missing{{2, 3}, {4, 10}};
+    NS_TEST_ASSERT_MSG_EQ(log.exhausted.size(), 2u, "exhausted, resumed, exhausted again");
+    NS_TEST_EXPECT_MSG_EQ(log.exhausted[0], MilliSeconds(20), "first exhaustion");
+    NS_TEST_ASSERT_MSG_EQ(log.nacks.size(), 7u, "four NACKs before, three after resuming");
+    // Resumed: everything missing at once (7 chunks: due at 25 + 5 + 7 = 37 ms), then the due
+    // checks at 37 and 49 ms (attempts 1 and 2), and the third due check (61 ms) exhausts.
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[4].first, MilliSeconds(25), "NACK when resumed");
+    NS_TEST_EXPECT_MSG_EQ((log.nacks[4].second == missing), true, "everything missing");
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[5].first, MilliSeconds(37), "first due check");
+    NS_TEST_EXPECT_MSG_EQ(log.nacks[6].first, MilliSeconds(49), "second due check");
+    NS_TEST_EXPECT_MSG_EQ(log.exhausted[1], MilliSeconds(61), "exhausted again");
+    NS_TEST_EXPECT_MSG_EQ(stream.GetAttempts(), 3u, "attempts counted from zero");
+    Simulator::Destroy();
+}
+
+/**
+ * @ingroup wan-training-tests
  * @brief Behind an FPGA a gap waits for the patience and NACKs only what is still missing; a
  * silence NACKs the tail after the stall time; a complete stream stops its timers.
  */
@@ -310,6 +360,7 @@ IslandStreamsTestSuite::IslandStreamsTestSuite()
 {
     AddTestCase(new ReceiveStreamRepairTestCase(), TestCase::QUICK);
     AddTestCase(new ReceiveStreamPatienceTestCase(), TestCase::QUICK);
+    AddTestCase(new ReceiveStreamResumeTestCase(), TestCase::QUICK);
     AddTestCase(new StreamPacerTestCase(), TestCase::QUICK);
 }
 

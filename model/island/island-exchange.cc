@@ -645,7 +645,14 @@ IslandExchange::GetStreamLabel(const ReceiveStream& /* stream */) const
 void
 IslandExchange::StreamExhausted(uint32_t key)
 {
-    const ReceiveStream& stream = m_rx->streams.at(key);
+    ReceiveStream& stream = m_rx->streams.at(key);
+    if (m_round > m_ctx.currentRound() || !m_ctx.exchanging(m_round))
+    {
+        // The island has not begun this round (it holds early chunks, e.g. while it is behind a
+        // partition): nothing can be decided about the member yet. Keep asking.
+        stream.Resume();
+        return;
+    }
     const uint32_t source = stream.GetSource();
     std::ostringstream reason;
     reason << "island " << GetIslandName() << ", round " << m_round

@@ -108,6 +108,27 @@ ReceiveStream::Cancel()
 }
 
 void
+ReceiveStream::Resume()
+{
+    m_attempts = 0;
+    if (m_complete)
+    {
+        return;
+    }
+    // Every earlier NACK is forgotten: ask for what fits now, the stall asks for the rest.
+    m_requested = ChunkRangeSet();
+    const std::vector<ChunkRangeSet::Range> missing = GetMissingOf({{m_first, m_end}}, m_requested);
+    if (!missing.empty())
+    {
+        Request(missing, "resumed");
+    }
+    if (!m_timer.IsRunning())
+    {
+        m_timer = Simulator::Schedule(m_timing.stallTime, &ReceiveStream::Timeout, this);
+    }
+}
+
+void
 ReceiveStream::NackAbsent(uint32_t chunk)
 {
     // A chunk asked for already is asked again by its due check, if need be.

@@ -92,6 +92,11 @@ class ReceiveStream
     bool Accept(uint32_t chunk);
     /** Stop the timers. */
     void Cancel();
+    /**
+     * @brief After the attempts were reported exhausted and the owner kept the stream (it
+     * cannot decide yet): count the attempts from zero and NACK what is missing again.
+     */
+    void Resume();
 
     /**
      * @brief An in-line FPGA's aggregate of a chunk arrived without this stream's source: the

@@ -7,9 +7,11 @@
 #include "ring-exchange.h"
 
 #include "clique-membership.h"
+#include "island-timing.h"
 #include "payload-codec.h"
 
 #include "ns3/log.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <bitset>
@@ -452,19 +454,41 @@ bool
 RingExchange::NoteSent(const SendStream& /* paced */, SendStream& target, uint32_t chunk)
 {
     // A chunk held back sends late, out of order, and is still a first transmission.
-    return !target.m_sent.Insert(chunk);
+    const bool first = target.m_sent.Insert(chunk);
+    auto late = target.m_lateSent.find(chunk);
+    if (first && late != target.m_lateSent.end())
+    {
+        late->second = Simulator::Now();
+    }
+    return !first;
 }
 
 void
 RingExchange::QueueRepairs(SendStream& stream, const std::vector<IslandSyncHeader::Range>& ranges)
 {
-    // Only chunks sent: the rest, held back or not sent yet, goes as a first transmission.
+    // Only chunks sent: the rest, held back or not sent yet, goes as a first transmission. A
+    // chunk held back that went less than a repair wait ago is on its way: the successor's NACK
+    // (of the gap it left) crossed it.
+    const Time recent =
+        Simulator::Now() -
+        IslandTiming::GetRoundTripTime(*m_ctx.topology, m_ctx.island, stream.m_destination) -
+        m_ctx.nackTimeout;
     for (const auto& range : ranges)
     {
         for (const auto& [first, end] : stream.m_sent.GetRanges())
         {
-            const uint32_t begin = std::max(range.first, first);
+            uint32_t begin = std::max(range.first, first);
             const uint32_t stop = std::min(range.second, end);
+            for (auto late = stream.m_lateSent.lower_bound(begin);
+                 late != stream.m_lateSent.end() && late->first < stop;
+                 ++late)
+            {
+                if (late->second > recent)
+                {
+                    stream.m_pending.Insert(begin, late->first);
+                    begin = late->first + 1;
+                }
+            }
             if (begin < stop)
             {
                 stream.m_pending.Insert(begin, stop);
@@ -652,6 +676,7 @@ RingExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
         {
             // A repair of a chunk the next step held back: it goes now.
             next->second.m_pending.Insert(chunk);
+            next->second.m_lateSent[chunk] = Time::Max();
             ResumeStream(m_tx->group);
         }
         if (IsArrived(step + 1))

@@ -15,6 +15,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -73,10 +74,12 @@ class SendStream
     ChunkRangeSet m_sent;        //!< ring mode: chunks sent at least once
     std::set<uint32_t> m_unheld; //!< ring mode: chunks of a released step whose values are not
                                  //!< held yet (the previous step's chunk is being repaired)
-    uint32_t m_sentFirst{0};     //!< one past the highest chunk index sent
-    bool m_done{false};          //!< whether the receiver acknowledged everything
-    bool m_waitingReady{false};  //!< whether the receiver has not announced the round yet
-    uint32_t m_attempts{0};      //!< probes without progress
+    /** ring mode: chunks that were held back, and when they went (Time::Max(): not yet) */
+    std::map<uint32_t, Time> m_lateSent;
+    uint32_t m_sentFirst{0};    //!< one past the highest chunk index sent
+    bool m_done{false};         //!< whether the receiver acknowledged everything
+    bool m_waitingReady{false}; //!< whether the receiver has not announced the round yet
+    uint32_t m_attempts{0};     //!< probes without progress
     std::vector<ChunkRangeSet::Range> m_lastNack; //!< ranges of the last NACK served
     Time m_lastNackAt;                            //!< when it arrived
 
