@@ -101,6 +101,8 @@ TrainingRecorder::ConnectApplications()
                                         MakeCallback(&TrainingRecorder::OnChunkReceived, this));
         app->TraceConnectWithoutContext("RepairRequested",
                                         MakeCallback(&TrainingRecorder::OnRepairRequested, this));
+        app->TraceConnectWithoutContext("ChunkRepaired",
+                                        MakeCallback(&TrainingRecorder::OnChunkRepaired, this));
         app->TraceConnectWithoutContext("RoundAbandoned",
                                         MakeCallback(&TrainingRecorder::OnRoundAbandoned, this));
         app->TraceConnectWithoutContext("MemberExcluded",
@@ -279,6 +281,18 @@ TrainingRecorder::OnRepairRequested(uint32_t island,
 {
     ++m_islands[island].nacksSent;
     m_islands[island].chunksRequested += chunks;
+}
+
+void
+TrainingRecorder::OnChunkRepaired(uint32_t island,
+                                  uint32_t /* source */,
+                                  uint32_t /* round */,
+                                  Time wait)
+{
+    IslandCounters& counters = m_islands[island];
+    ++counters.repairedChunks;
+    counters.repairWaitSumS += wait.GetSeconds();
+    counters.repairWaitMaxS = std::max(counters.repairWaitMaxS, wait.GetSeconds());
 }
 
 void

@@ -99,6 +99,9 @@ class TrainingRecorder
         uint64_t nacksSent{0};         //!< repair requests sent
         uint64_t chunksRequested{0};   //!< chunks its NACKs asked for
         uint64_t duplicates{0};        //!< chunks received that added nothing
+        uint64_t repairedChunks{0};    //!< chunks that arrived after a NACK asked for them
+        double repairWaitSumS{0};      //!< their waits from first NACK to arrival, summed
+        double repairWaitMaxS{0};      //!< the longest of those waits
         uint32_t roundsCompleted{0};   //!< rounds ended
     };
 
@@ -328,6 +331,8 @@ class TrainingRecorder
                          bool duplicate);
     /** RepairRequested sink: the requester's NACKs and chunks asked for. */
     void OnRepairRequested(uint32_t island, uint32_t source, uint32_t round, uint32_t chunks);
+    /** ChunkRepaired sink: the repaired chunks and their waits. */
+    void OnChunkRepaired(uint32_t island, uint32_t source, uint32_t round, Time wait);
     /** PhyTxBegin sink of directed link d: packets, bytes and model bytes. */
     void OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet);
     /** Receive error model loss on directed link d. */

@@ -390,6 +390,9 @@ ReadLinksAndIslands(const FieldReader& doc, TrainingRunSummary& summary)
         const FieldReader island = doc.Entry("islands", item.key());
         TrainingRunSummary::Island& i = summary.islands[item.key()];
         i.repairs = island.Count("repairs");
+        i.repairedChunks = island.Count("repaired_chunks");
+        i.repairWaitMeanS = island.NumberOrNull("repair_wait_mean_s");
+        i.repairWaitMaxS = island.NumberOrNull("repair_wait_max_s");
         i.roundsCompleted = island.Count32("rounds_completed");
         i.crashed = island.Flag("crashed");
         i.failure = island.TextOrNull("failure");

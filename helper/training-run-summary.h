@@ -116,10 +116,13 @@ struct TrainingRunSummary
     /** An entry of `islands`. */
     struct Island
     {
-        uint64_t repairs{0};                //!< chunks resent
-        uint32_t roundsCompleted{0};        //!< rounds ended with an average
-        bool crashed{false};                //!< whether it crashed
-        std::optional<std::string> failure; //!< why it failed (empty: it did not)
+        uint64_t repairs{0};                   //!< repair packets sent
+        uint64_t repairedChunks{0};            //!< chunks that arrived after a NACK asked for them
+        std::optional<double> repairWaitMeanS; //!< their mean wait since the first NACK (none: 0)
+        std::optional<double> repairWaitMaxS;  //!< the longest wait (none: no repaired chunk)
+        uint32_t roundsCompleted{0};           //!< rounds ended with an average
+        bool crashed{false};                   //!< whether it crashed
+        std::optional<std::string> failure;    //!< why it failed (empty: it did not)
     };
 
     /** The `verification` section. */

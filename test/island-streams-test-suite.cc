@@ -83,6 +83,22 @@ AcceptChunk(ReceiveStream* stream, uint32_t chunk)
     }
 }
 
+/**
+ * @brief Report a stream to a log, and schedule its arrivals: chunk 0 at 0 ms, chunk 3 at 1 ms
+ * (the gap [1, 3) is NACKed), chunk 1 at 2 ms (late), then silence.
+ * @param stream a stream of chunks [0, 10)
+ * @param log where it reports
+ */
+void
+StartWithGap(ReceiveStream* stream, StreamLog* log)
+{
+    stream->SetCallbacks(MakeCallback(&StreamLog::Nack, log),
+                         MakeCallback(&StreamLog::Exhausted, log));
+    Simulator::Schedule(Time(0), &AcceptChunk, stream, 0);
+    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, stream, 3);
+    Simulator::Schedule(MilliSeconds(2), &AcceptChunk, stream, 1);
+}
+
 } // namespace
 
 /**
@@ -110,11 +126,7 @@ ReceiveStreamRepairTestCase::DoRun()
 {
     StreamLog log;
     ReceiveStream stream(7, 0, 0, 10, TestTiming(false));
-    stream.SetCallbacks(MakeCallback(&StreamLog::Nack, &log),
-                        MakeCallback(&StreamLog::Exhausted, &log));
-    Simulator::Schedule(Time(0), &AcceptChunk, &stream, 0);
-    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, &stream, 3);
-    Simulator::Schedule(MilliSeconds(2), &AcceptChunk, &stream, 1);
+    StartWithGap(&stream, &log);
     Simulator::Run();
 
     using Ranges = std::vector<ChunkRangeSet::Range>;
@@ -166,11 +178,7 @@ ReceiveStreamResumeTestCase::DoRun()
 {
     StreamLog log;
     ReceiveStream stream(7, 0, 0, 10, TestTiming(false));
-    stream.SetCallbacks(MakeCallback(&StreamLog::Nack, &log),
-                        MakeCallback(&StreamLog::Exhausted, &log));
-    Simulator::Schedule(Time(0), &AcceptChunk, &stream, 0);
-    Simulator::Schedule(MilliSeconds(1), &AcceptChunk, &stream, 3);
-    Simulator::Schedule(MilliSeconds(2), &AcceptChunk, &stream, 1);
+    StartWithGap(&stream, &log);
     // Exhausted at 20 ms (the first case); resumed at 25 ms.
     Simulator::Schedule(MilliSeconds(25), &ReceiveStream::Resume, &stream);
     Simulator::Run();

@@ -143,6 +143,8 @@ struct Outcome
 {
     double commS{0};                    //!< the receiver's clique's communication time
     uint64_t repairs{0};                //!< repair packets the senders of the drops sent
+    uint64_t repairedChunks{0};         //!< the receiver: chunks that arrived after a NACK
+    double repairWaitMaxS{0};           //!< the receiver: the longest wait from a NACK to its chunk
     std::optional<Time> dropped;        //!< when the last drop happened (none: not every one did)
     uint64_t knownLost{0};              //!< the receiver's FPGA: known-lost releases
     uint64_t timeouts{0};               //!< the receiver's FPGA: Timeout releases
@@ -236,10 +238,31 @@ RunWithLosses(const WanTopology& topology,
     }
     outcome.chunkCount = run.GetApp(receiver)->GetPlan(0).chunkCount;
     outcome.treeRoot = run.GetApp(receiver)->GetPlan(0).treeRoot;
+    outcome.repairedChunks = run.GetResults().GetIslandCounters(receiver).repairedChunks;
+    outcome.repairWaitMaxS = run.GetResults().GetIslandCounters(receiver).repairWaitMaxS;
     outcome.successor = run.GetApp(receiver)->GetPlan(0).successor;
     outcome.ringPosition = run.GetApp(receiver)->GetPlan(0).ringPosition;
     outcome.segmentFirst = run.GetApp(receiver)->GetPlan(0).segmentFirst;
     return outcome;
+}
+
+/**
+ * @param mode the mode
+ * @param modelBytes ModelBytes
+ * @return a one-round configuration with one quick local step and one copy of each repair
+ *         (the repair paths, not the copies, are under test unless a case sets more)
+ */
+TrainingRun::Config
+OneRound(CapabilityMode mode, uint64_t modelBytes)
+{
+    TrainingRun::Config config;
+    config.mode = mode;
+    config.rounds = 1;
+    config.modelBytes = modelBytes;
+    config.localSteps = 1;
+    config.stepTime = MilliSeconds(1);
+    config.repairCopies = 1;
+    return config;
 }
 
 } // namespace
@@ -264,13 +287,7 @@ class UnicastSingleLossTestCase : public TestCase
         const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
         // aaa and ccc exchange across bbb; bbb idles.
         const CliqueSchedule schedule(3, {{{0, 2}, {1}}});
-        TrainingRun::Config config;
-        config.mode = CapabilityMode::UNICAST;
-        config.rounds = 1;
-        config.modelBytes = 2000000;
-        config.localSteps = 1;
-        config.stepTime = MilliSeconds(1);
-        config.repairCopies = 1; // one copy: the repair paths below, not the copies, are under test
+        const TrainingRun::Config config = OneRound(CapabilityMode::UNICAST, 2000000);
         const uint32_t aaa = 0;
         const uint32_t ccc = 2;
         const uint32_t link = tiny.GetWanDirectedLink(0, 1);
@@ -285,6 +302,14 @@ class UnicastSingleLossTestCase : public TestCase
         const Outcome middle = drop({lossless.chunkCount / 2});
         NS_TEST_ASSERT_MSG_EQ(middle.dropped.has_value(), true, "the middle chunk was dropped");
         NS_TEST_EXPECT_MSG_EQ(middle.repairs, 1u, "one repair");
+        // The NACK's way to aaa and the repair's way back, plus a packet's time on the wire.
+        NS_TEST_EXPECT_MSG_EQ(middle.repairedChunks, 1u, "one chunk repaired");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(middle.repairWaitMaxS,
+                                    rtt.GetSeconds(),
+                                    "at least a round trip");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(middle.repairWaitMaxS,
+                                    rtt.GetSeconds() + 1e-3,
+                                    "the repair comes a round trip after its NACK");
         NS_TEST_EXPECT_MSG_GT_OR_EQ(middle.commS, lossless.commS, "a loss costs time");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(middle.commS - lossless.commS,
                                     rtt.GetSeconds() + 1e-3,
@@ -337,13 +362,7 @@ class UnicastLostRepairTestCase : public TestCase
         const uint32_t ccc = 2;
         const uint32_t link = tiny.GetWanDirectedLink(0, 1);
         const Time rtt = IslandTiming::GetRoundTripTime(tiny, aaa, ccc);
-        TrainingRun::Config config;
-        config.mode = CapabilityMode::UNICAST;
-        config.rounds = 1;
-        config.modelBytes = 2000000;
-        config.localSteps = 1;
-        config.stepTime = MilliSeconds(1);
-        config.repairCopies = 1;
+        const TrainingRun::Config config = OneRound(CapabilityMode::UNICAST, 2000000);
 
         // 2 MB at 100 Mb/s: a stream of 160 ms, about 7 round trips.
         TrainingRun::Config slow = config;
@@ -380,6 +399,17 @@ class UnicastLostRepairTestCase : public TestCase
         const Outcome twice = RunWithLosses(tiny, schedule, copies, ccc, {{aaa, link, middle, 2}});
         NS_TEST_ASSERT_MSG_EQ(twice.dropped.has_value(), true, "chunk and a repair copy dropped");
         NS_TEST_EXPECT_MSG_EQ(twice.repairs, 2u, "one repair, two copies");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(twice.repairWaitMaxS,
+                                    rtt.GetSeconds() + 1e-3,
+                                    "two copies: repaired a round trip after the NACK");
+        // One copy: the NACK is due a round trip plus NackTimeout (and a packet) later, then
+        // asked again; its repair comes a round trip after that.
+        NS_TEST_EXPECT_MSG_GT(once.repairWaitMaxS,
+                              2 * rtt.GetSeconds() + config.nackTimeout.GetSeconds(),
+                              "one copy: a second NACK's round trip");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(once.repairWaitMaxS,
+                                    2 * rtt.GetSeconds() + config.nackTimeout.GetSeconds() + 1e-3,
+                                    "one copy: not more");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(twice.commS - lossless.commS,
                                     rtt.GetSeconds() + 1e-3,
                                     "two copies: the second copy repairs, one round trip");
@@ -429,13 +459,7 @@ class AggregationSingleLossTestCase : public TestCase
         const uint32_t chi = reference.GetCityIndex("CHI");
         const uint32_t lax = reference.GetCityIndex("LAX");
         const CliqueSchedule schedule = OneClique(reference, {nyc, chi, lax});
-        TrainingRun::Config config;
-        config.mode = CapabilityMode::AGGREGATION;
-        config.rounds = 1;
-        config.modelBytes = 20000000;
-        config.localSteps = 1;
-        config.stepTime = MilliSeconds(1);
-        config.repairCopies = 1; // one copy: the repair paths below, not the copies, are under test
+        const TrainingRun::Config config = OneRound(CapabilityMode::AGGREGATION, 20000000);
         // chi's contributions to lax, dropped as they enter chi's router.
         const uint32_t chiUp = reference.GetAccessUpLink(chi);
         const Time rtt = IslandTiming::GetRoundTripTime(reference, chi, lax);
@@ -499,13 +523,7 @@ class TreeSingleLossTestCase : public TestCase
                                            reference.GetCityIndex("LAX"),
                                            reference.GetCityIndex("LON")};
         const CliqueSchedule schedule = OneClique(reference, clique);
-        TrainingRun::Config config;
-        config.mode = CapabilityMode::TREE;
-        config.rounds = 1;
-        config.modelBytes = 20000000;
-        config.localSteps = 1;
-        config.stepTime = MilliSeconds(1);
-        config.repairCopies = 1;
+        const TrainingRun::Config config = OneRound(CapabilityMode::TREE, 20000000);
         const Outcome lossless = RunWithLosses(reference, schedule, config, clique[0], {});
         const uint32_t root = lossless.treeRoot;
         // The member farthest from the root.
@@ -566,13 +584,7 @@ class RingLossesTestCase : public TestCase
     {
         const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
         const CliqueSchedule schedule(3, {{{0, 1, 2}}});
-        TrainingRun::Config config;
-        config.mode = CapabilityMode::RING;
-        config.rounds = 1;
-        config.modelBytes = 2000000;
-        config.localSteps = 1;
-        config.stepTime = MilliSeconds(1);
-        config.repairCopies = 1;
+        const TrainingRun::Config config = OneRound(CapabilityMode::RING, 2000000);
         // The ring a -> b -> c -> a, from aaa.
         const uint32_t a = 0;
         const Outcome lossless = RunWithLosses(tiny, schedule, config, a, {});

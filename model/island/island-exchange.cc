@@ -634,6 +634,10 @@ IslandExchange::AddReceiveStream(const ReceiveRange& range, const ReceiveStream:
             .first->second;
     stream.SetCallbacks(MakeCallback(&IslandExchange::SendNack, this).Bind(range.key),
                         MakeCallback(&IslandExchange::StreamExhausted, this).Bind(range.key));
+    if (!m_ctx.repaired.IsNull())
+    {
+        stream.SetRepairedCallback(m_ctx.repaired.Bind(range.source, m_round));
+    }
 }
 
 std::string

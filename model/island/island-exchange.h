@@ -88,6 +88,7 @@ class IslandExchange : public Object
         Callback<void, const IslandSyncHeader&, uint32_t, bool>
             chunkReceived;                                     //!< (header, model bytes, duplicate)
         Callback<void, uint32_t, uint32_t, uint32_t> nackSent; //!< (source, round, chunks)
+        Callback<void, uint32_t, uint32_t, Time> repaired;     //!< (source, round, wait since NACK)
         Callback<void> rejected;                               //!< a malformed or foreign packet
     };
 

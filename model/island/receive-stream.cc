@@ -12,6 +12,8 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <iterator>
 
 namespace ns3
 {
@@ -45,6 +47,12 @@ ReceiveStream::SetCallbacks(NackCallback nack, ExhaustedCallback exhausted)
     m_exhausted = exhausted;
 }
 
+void
+ReceiveStream::SetRepairedCallback(RepairedCallback repaired)
+{
+    m_repaired = repaired;
+}
+
 bool
 ReceiveStream::Holds(uint32_t chunk) const
 {
@@ -64,6 +72,14 @@ ReceiveStream::Accept(uint32_t chunk)
     const Time now = Simulator::Now();
     m_held.Insert(chunk);
     m_lastArrival = now;
+    if (!m_repaired.IsNull() && m_requested.Contains(chunk))
+    {
+        auto asked = m_askedAt.upper_bound(chunk);
+        if (asked != m_askedAt.begin() && chunk < std::prev(asked)->second.first)
+        {
+            m_repaired(now - std::prev(asked)->second.second);
+        }
+    }
     m_attempts = 0;
     m_started = true;
     if (chunk > m_nextFirst && m_timing.behindFpga)
@@ -117,6 +133,7 @@ ReceiveStream::Resume()
     }
     // Every earlier NACK is forgotten: ask for what fits now, the stall asks for the rest.
     m_requested = ChunkRangeSet();
+    m_askedAt.clear();
     const std::vector<ChunkRangeSet::Range> missing = GetMissingOf({{m_first, m_end}}, m_requested);
     if (!missing.empty())
     {
@@ -210,9 +227,15 @@ void
 ReceiveStream::Request(const std::vector<ChunkRangeSet::Range>& ranges, const char* why)
 {
     uint64_t chunks = 0;
+    const Time now = Simulator::Now();
     for (const auto& range : ranges)
     {
         chunks += range.second - range.first;
+        // The first NACK of each part not asked for before.
+        for (const auto& part : GetMissingIn(m_requested, range.first, range.second, UINT32_MAX))
+        {
+            m_askedAt[part.first] = {part.second, now};
+        }
         m_requested.Insert(range.first, range.second);
     }
     NS_LOG_LOGIC("stream of " << m_source << " step " << m_step << ": NACK " << chunks

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -54,6 +55,8 @@ class ReceiveStream
     typedef Callback<void, const std::vector<ChunkRangeSet::Range>&> NackCallback;
     /** The repair attempts are exhausted. */
     typedef Callback<void> ExhaustedCallback;
+    /** A chunk NACKed arrived: how long after its first NACK (the repair's wait). */
+    typedef Callback<void, Time> RepairedCallback;
 
     /**
      * @param source the contributor (ring mode: the predecessor)
@@ -78,6 +81,12 @@ class ReceiveStream
      * @param exhausted told when the attempts are exhausted
      */
     void SetCallbacks(NackCallback nack, ExhaustedCallback exhausted);
+    /**
+     * @brief Set where the stream reports each chunk that arrives after a NACK asked for it
+     * (optional).
+     * @param repaired told the time from the chunk's first NACK to its arrival
+     */
+    void SetRepairedCallback(RepairedCallback repaired);
 
     /**
      * @param chunk a chunk index
@@ -213,8 +222,11 @@ class ReceiveStream
     EventId m_gapEvent;                    //!< next deferred gap NACK
     std::deque<DueCheckEntry> m_dueChecks; //!< NACKs awaiting their answer, by due time
     EventId m_dueEvent;                    //!< next due check
-    NackCallback m_nack;                   //!< sends a NACK
-    ExhaustedCallback m_exhausted;         //!< attempts exhausted
+    /** the first NACK of each chunk asked for: first chunk -> (one past the last, when) */
+    std::map<uint32_t, std::pair<uint32_t, Time>> m_askedAt;
+    NackCallback m_nack;           //!< sends a NACK
+    RepairedCallback m_repaired;   //!< a chunk asked for arrived (may be null)
+    ExhaustedCallback m_exhausted; //!< attempts exhausted
 };
 
 } // namespace ns3

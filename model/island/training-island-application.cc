@@ -256,6 +256,10 @@ TrainingIslandApplication::GetTypeId()
                             "A NACK asked a contributor to resend chunks.",
                             MakeTraceSourceAccessor(&TrainingIslandApplication::m_repairTrace),
                             "ns3::TrainingIslandApplication::RepairRequestedCallback")
+            .AddTraceSource("ChunkRepaired",
+                            "A chunk a NACK asked for arrived, with the time since that NACK.",
+                            MakeTraceSourceAccessor(&TrainingIslandApplication::m_repairedTrace),
+                            "ns3::TrainingIslandApplication::ChunkRepairedCallback")
             .AddTraceSource("ControlSent",
                             "A control message (READY, DONE or NACK) was handed to the socket.",
                             MakeTraceSourceAccessor(&TrainingIslandApplication::m_controlSentTrace),
@@ -473,6 +477,7 @@ TrainingIslandApplication::BuildPlans()
     context.chunkSent = MakeCallback(&TrainingIslandApplication::NoteChunkSent, this);
     context.chunkReceived = MakeCallback(&TrainingIslandApplication::NoteChunkReceived, this);
     context.nackSent = MakeCallback(&TrainingIslandApplication::NoteNackSent, this);
+    context.repaired = MakeCallback(&TrainingIslandApplication::NoteRepaired, this);
     context.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
     m_exchanges = std::make_unique<RoundExchanges>(context, m_rounds);
 
@@ -577,6 +582,12 @@ TrainingIslandApplication::NoteNackSent(uint32_t source, uint32_t round, uint32_
 {
     ++m_counters.nacksSent;
     m_repairTrace(m_island, source, round, chunks);
+}
+
+void
+TrainingIslandApplication::NoteRepaired(uint32_t source, uint32_t round, Time wait)
+{
+    m_repairedTrace(m_island, source, round, wait);
 }
 
 void

@@ -267,6 +267,18 @@ class TrainingIslandApplication : public Application
                                             uint32_t chunks);
 
     /**
+     * TracedCallback signature of a repaired chunk: a chunk a NACK asked for arrived.
+     * @param island the receiving island
+     * @param source the contributor (ring mode: the predecessor)
+     * @param round the round
+     * @param wait the time from the chunk's first NACK to its arrival
+     */
+    typedef void (*ChunkRepairedCallback)(uint32_t island,
+                                          uint32_t source,
+                                          uint32_t round,
+                                          Time wait);
+
+    /**
      * TracedCallback signature of a control message handed to the socket: a READY (the round
      * barrier or its answer), a READY_ASK, a VIEW (a membership view), a DONE or a NACK. Its UDP
      * payload is the header alone (header.GetSerializedSize() bytes).
@@ -395,6 +407,13 @@ class TrainingIslandApplication : public Application
      */
     void NoteNackSent(uint32_t source, uint32_t round, uint32_t chunks);
     /**
+     * @brief A chunk a NACK asked for arrived: fire ChunkRepaired.
+     * @param source its contributor
+     * @param round the round
+     * @param wait the time since its first NACK
+     */
+    void NoteRepaired(uint32_t source, uint32_t round, Time wait);
+    /**
      * @brief An exclusion was applied to the current round: the exchange may be complete, or
      * it starts again (IslandExchange::IsRebuiltByViews).
      * @param round the round
@@ -499,6 +518,7 @@ class TrainingIslandApplication : public Application
     TracedCallback<uint32_t, const IslandSyncHeader&, uint32_t, bool>
         m_chunkReceivedTrace;                                             //!< chunk received
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_repairTrace; //!< NACK sent
+    TracedCallback<uint32_t, uint32_t, uint32_t, Time> m_repairedTrace;   //!< chunk repaired
     TracedCallback<uint32_t, uint32_t, const IslandSyncHeader&>
         m_controlSentTrace; //!< READY, READY_ASK, VIEW, DONE or NACK sent
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&>
