@@ -19,12 +19,8 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
-#include "ns3/inet-socket-address.h"
 #include "ns3/log.h"
-#include "ns3/packet.h"
 #include "ns3/simulator.h"
-#include "ns3/socket.h"
-#include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -411,7 +407,7 @@ void
 TrainingIslandApplication::DoDispose()
 {
     NS_LOG_FUNCTION(this);
-    m_socket = nullptr;
+    m_socket.Close();
     if (m_exchanges)
     {
         m_exchanges->Dispose();
@@ -600,16 +596,15 @@ TrainingIslandApplication::StartApplication()
         m_parameters.assign(m_parameterCount, 0.0f);
     }
     GetObjective();
-    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
-    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
-                    "TrainingIslandApplication (" << m_topology->GetCity(m_island).id
-                                                  << "): cannot bind UDP port " << m_port);
-    m_socket->SetRecvCallback(MakeCallback(&TrainingIslandApplication::HandleRead, this));
-    if (m_multicastTtl > 0)
-    {
-        // Every router of a source tree decrements the TTL (PimMulticastHelper).
-        m_socket->SetAttribute("IpMulticastTtl", UintegerValue(m_multicastTtl));
-    }
+    IslandSocket::Config socket;
+    socket.name = m_topology->GetCity(m_island).id;
+    socket.port = m_port;
+    socket.jobId = m_jobId;
+    socket.islands = static_cast<uint32_t>(m_addresses.size());
+    socket.multicastTtl = m_multicastTtl;
+    socket.receive = MakeCallback(&TrainingIslandApplication::HandleMessage, this);
+    socket.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
+    m_socket.Open(GetNode(), socket);
     m_round = 0;
     m_exchanging = false;
     m_compute = std::make_unique<LocalCompute>(m_parameters);
@@ -665,12 +660,7 @@ TrainingIslandApplication::StopApplication()
         m_exchanges->Stop();
     }
     m_running = false;
-    if (m_socket)
-    {
-        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
-        m_socket->Close();
-        m_socket = nullptr;
-    }
+    m_socket.Close();
 }
 
 void
@@ -873,22 +863,14 @@ TrainingIslandApplication::SendPacket(const IslandSyncHeader& header,
                                       uint32_t paddingBytes,
                                       uint32_t destination)
 {
-    Ptr<Packet> packet = Create<Packet>(paddingBytes);
-    packet->AddHeader(header);
-    if (!m_socket)
+    if (!m_socket.IsOpen())
     {
         return;
     }
     Ipv4Address to =
         destination == ALL_MEMBERS ? GetPlan(header.GetRound()).group : m_addresses[destination];
-    int sent = m_socket->SendTo(packet, 0, InetSocketAddress(to, m_port));
-    if (sent < 0)
-    {
-        NS_LOG_WARN("island " << m_island << ": send to " << destination
-                              << " failed: " << m_socket->GetErrno());
-    }
-    else if (header.GetType() != IslandSyncHeader::DATA &&
-             header.GetType() != IslandSyncHeader::AGGREGATE)
+    if (m_socket.Send(header, paddingBytes, to) && header.GetType() != IslandSyncHeader::DATA &&
+        header.GetType() != IslandSyncHeader::AGGREGATE)
     {
         m_controlSentTrace(m_island, destination, header);
     }
@@ -970,50 +952,31 @@ TrainingIslandApplication::DescribeState() const
 }
 
 void
-TrainingIslandApplication::HandleRead(Ptr<Socket> socket)
+TrainingIslandApplication::HandleMessage(const IslandSyncHeader& header, uint32_t payloadBytes)
 {
-    Address from;
-    while (m_running)
+    // The barrier's messages: READY, READY_ASK and VIEW.
+    const bool barrier = header.GetType() == IslandSyncHeader::READY ||
+                         header.GetType() == IslandSyncHeader::READY_ASK ||
+                         header.GetType() == IslandSyncHeader::VIEW;
+    if (m_crashed && (barrier || header.GetRound() >= m_crashRound))
     {
-        Ptr<Packet> packet = socket->RecvFrom(from);
-        if (!packet)
-        {
-            break;
-        }
-        IslandSyncHeader header;
-        uint32_t headerBytes = packet->PeekHeader(header);
-        if (headerBytes == 0 || header.GetJobId() != m_jobId ||
-            header.GetSender() >= m_addresses.size())
-        {
-            NS_LOG_LOGIC("island " << m_island << " rejects a packet of " << packet->GetSize()
-                                   << " bytes");
-            ++m_counters.rejectedPackets;
-            continue;
-        }
-        // The barrier's messages: READY, READY_ASK and VIEW.
-        const bool barrier = header.GetType() == IslandSyncHeader::READY ||
-                             header.GetType() == IslandSyncHeader::READY_ASK ||
-                             header.GetType() == IslandSyncHeader::VIEW;
-        if (m_crashed && (barrier || header.GetRound() >= m_crashRound))
-        {
-            // Gone: nothing about the round of the crash or a later one is answered.
-            continue;
-        }
-        m_membership->NoteAlive(header.GetSender(), header.GetRound());
-        if (header.GetRound() == m_round && !barrier)
-        {
-            m_membership->RefreshView(header.GetSender());
-        }
-        if (barrier)
-        {
-            m_membership->HandleReady(header);
-        }
-        else
-        {
-            m_exchanges->HandleMessage(header, packet->GetSize() - headerBytes);
-        }
-        m_exchanges->Prune();
+        // Gone: nothing about the round of the crash or a later one is answered.
+        return;
     }
+    m_membership->NoteAlive(header.GetSender(), header.GetRound());
+    if (header.GetRound() == m_round && !barrier)
+    {
+        m_membership->RefreshView(header.GetSender());
+    }
+    if (barrier)
+    {
+        m_membership->HandleReady(header);
+    }
+    else
+    {
+        m_exchanges->HandleMessage(header, payloadBytes);
+    }
+    m_exchanges->Prune();
 }
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "clique-schedule.h"
 #include "exchange-plan.h"
 #include "island-exchange.h"
+#include "island-socket.h"
 #include "island-sync-header.h"
 #include "local-objective.h"
 #include "sync-protocol.h"
@@ -36,9 +37,6 @@ namespace ns3
 class ExchangePlanner;
 class LocalCompute;
 class RoundExchanges;
-class Socket;
-class Packet;
-class Address;
 
 /**
  * @ingroup wan-training
@@ -452,10 +450,11 @@ class TrainingIslandApplication : public Application
     void SendPacket(const IslandSyncHeader& header, uint32_t paddingBytes, uint32_t destination);
 
     /**
-     * @brief Socket receive callback.
-     * @param socket the socket
+     * @brief A sync packet of the job arrived (IslandSocket): to the barrier or the exchanges.
+     * @param header its header
+     * @param payloadBytes its payload after the header
      */
-    void HandleRead(Ptr<Socket> socket);
+    void HandleMessage(const IslandSyncHeader& header, uint32_t payloadBytes);
     // Attributes.
     uint16_t m_jobId{1};                          //!< job id
     uint16_t m_port{DEFAULT_PORT};                //!< UDP port
@@ -492,7 +491,7 @@ class TrainingIslandApplication : public Application
     std::unique_ptr<RoundExchanges> m_exchanges;      //!< the exchanges by round
 
     // State.
-    Ptr<Socket> m_socket;                                //!< the UDP socket
+    IslandSocket m_socket;                               //!< the transport's UDP endpoint
     mutable std::unique_ptr<LocalObjective> m_objective; //!< built on first use
     std::vector<float> m_parameters;                     //!< current parameters
     uint32_t m_round{0};                                 //!< current round
