@@ -236,6 +236,7 @@ class TreeObserver
         m_scenario = &scenario;
         m_schedule = &run.GetSchedule();
         m_model = std::make_unique<LinkLoadModel>(topology);
+        m_apps.clear();
         for (uint32_t city = 0; city < topology.GetNCities(); ++city)
         {
             if (Ptr<InlineFpga> fpga = scenario.GetFpga(city))
@@ -252,9 +253,10 @@ class TreeObserver
                                             MakeCallback(&TreeObserver::OnRepair, this));
             app->TraceConnectWithoutContext("RoundAbandoned",
                                             MakeCallback(&TreeObserver::OnAbandoned, this));
-            app->TraceConnectWithoutContext(
-                "RoundFinished",
-                MakeCallback(&TreeObserver::OnRoundFinished, this).Bind(app));
+            // Raw pointers: a Ptr bound into the app's own trace would keep it alive.
+            m_apps.push_back(PeekPointer(app));
+            app->TraceConnectWithoutContext("RoundFinished",
+                                            MakeCallback(&TreeObserver::OnRoundFinished, this));
         }
         for (uint32_t d = 0; d < topology.GetNDirectedLinks(); ++d)
         {
@@ -411,26 +413,25 @@ class TreeObserver
     }
 
     /**
-     * @param app the island's application
      * @param island the island
      * @param round the round
      * @param clique its clique
      * @param parameters its new parameters
      */
-    void OnRoundFinished(Ptr<TrainingIslandApplication> app,
-                         uint32_t island,
+    void OnRoundFinished(uint32_t island,
                          uint32_t round,
                          uint32_t /* clique */,
                          const std::vector<float>& /* parameters */)
     {
-        plans[{round, island}] = app->GetPlan(round);
+        plans[{round, island}] = m_apps.at(island)->GetPlan(round);
     }
 
-    uint32_t m_roundings;                         //!< R of an FPGA aggregate
-    const TrainingModeTestRun* m_run{nullptr};    //!< the reference contributions
-    const WanTopologyHelper* m_scenario{nullptr}; //!< the scenario
-    const CliqueSchedule* m_schedule{nullptr};    //!< the schedule
-    std::unique_ptr<LinkLoadModel> m_model;       //!< the roots
+    uint32_t m_roundings;                                 //!< R of an FPGA aggregate
+    const TrainingModeTestRun* m_run{nullptr};            //!< the reference contributions
+    const WanTopologyHelper* m_scenario{nullptr};         //!< the scenario
+    const CliqueSchedule* m_schedule{nullptr};            //!< the schedule
+    std::unique_ptr<LinkLoadModel> m_model;               //!< the roots
+    std::vector<const TrainingIslandApplication*> m_apps; //!< the applications, by city
 };
 
 /**
