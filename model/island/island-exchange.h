@@ -492,7 +492,8 @@ class IslandExchange : public Object
      */
     void StreamExhausted(uint32_t key);
     /**
-     * @brief React to an exhausted receive stream.
+     * @brief React to an exhausted receive stream (only while the island exchanges this round:
+     * before, StreamExhausted resumes the stream instead).
      * @param source its contributor
      * @param reason why, for the trace
      */

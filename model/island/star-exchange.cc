@@ -178,11 +178,8 @@ StarExchange::AverageSums(const ExchangePlan& plan, std::vector<float>& paramete
 void
 StarExchange::OnStreamExhausted(uint32_t /* source */, const std::string& reason)
 {
-    if (m_ctx.exchanging(m_round))
-    {
-        // Part of its contribution is in the sum and the rest cannot be had.
-        m_ctx.abandon(reason);
-    }
+    // Part of its contribution is in the sum and the rest cannot be had.
+    m_ctx.abandon(reason);
 }
 
 std::optional<Time>
