@@ -169,6 +169,7 @@ TrainingResultsWriter::GetTotals() const
             t.fpgaAggregates += port.device->GetAggregatesOut();
             t.fpgaPartialAggregates += port.device->GetTimeouts();
             t.fpgaKnownLostReleases += port.device->GetKnownLostReleases();
+            t.fpgaShadowServes += port.device->GetShadowServes();
             t.fpgaPassThroughs += port.device->GetPassThroughs();
         }
     }
@@ -485,6 +486,7 @@ TrainingResultsWriter::GetFpgas() const
         uint64_t out = 0;
         uint64_t timeouts = 0;
         uint64_t knownLost = 0;
+        uint64_t shadowServes = 0;
         uint64_t passed = 0;
         uint32_t outbox = 0;
         for (Ptr<AggregatorNetDevice> device : devices)
@@ -495,6 +497,7 @@ TrainingResultsWriter::GetFpgas() const
             out += device->GetAggregatesOut();
             timeouts += device->GetTimeouts();
             knownLost += device->GetKnownLostReleases();
+            shadowServes += device->GetShadowServes();
             passed += device->GetPassThroughs();
             outbox = std::max(outbox, device->GetOutboxHighWaterMark());
         }
@@ -504,6 +507,7 @@ TrainingResultsWriter::GetFpgas() const
                     {"aggregates_out", out},
                     {"timeouts", timeouts},
                     {"known_lost_releases", knownLost},
+                    {"shadow_serves", shadowServes},
                     {"pass_throughs", passed},
                     {"pass_throughs_by_reason", reasons},
                     {"outbox_high_water_mark", outbox}};
@@ -681,6 +685,7 @@ TrainingResultsWriter::GetSummary(const TrainingRunSummary::Summary& totals) con
             {"fpga_aggregates", totals.fpgaAggregates},
             {"fpga_partial_aggregates", totals.fpgaPartialAggregates},
             {"fpga_known_lost_releases", totals.fpgaKnownLostReleases},
+            {"fpga_shadow_serves", totals.fpgaShadowServes},
             {"fpga_pass_throughs", totals.fpgaPassThroughs},
             {"final_loss", totals.finalLoss},
             {"final_consensus", totals.finalConsensus}};

@@ -491,6 +491,7 @@ ReadSummary(const FieldReader& summary)
     s.fpgaAggregates = summary.Count("fpga_aggregates");
     s.fpgaPartialAggregates = summary.Count("fpga_partial_aggregates");
     s.fpgaKnownLostReleases = summary.Count("fpga_known_lost_releases");
+    s.fpgaShadowServes = summary.Count("fpga_shadow_serves");
     s.fpgaPassThroughs = summary.Count("fpga_pass_throughs");
     s.finalLoss = summary.Number("final_loss");
     s.finalConsensus = summary.Number("final_consensus");

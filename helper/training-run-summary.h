@@ -169,6 +169,7 @@ struct TrainingRunSummary
         uint64_t fpgaAggregates{0};        //!< FPGA aggregates
         uint64_t fpgaPartialAggregates{0}; //!< FPGA partial aggregates (timeouts)
         uint64_t fpgaKnownLostReleases{0}; //!< FPGA partial aggregates of a known loss
+        uint64_t fpgaShadowServes{0};      //!< FPGA aggregates served again from a shadow copy
         uint64_t fpgaPassThroughs{0};      //!< FPGA pass-throughs
         double finalLoss{0};               //!< the last sample's loss
         double finalConsensus{0};          //!< the last sample's consensus

@@ -21,6 +21,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/test.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -143,11 +144,13 @@ struct Outcome
 {
     double commS{0};                    //!< the receiver's clique's communication time
     uint64_t repairs{0};                //!< repair packets the senders of the drops sent
+    uint64_t allRepairs{0};             //!< repair packets every island sent
     uint64_t repairedChunks{0};         //!< the receiver: chunks that arrived after a NACK
     double repairWaitMaxS{0};           //!< the receiver: the longest wait from a NACK to its chunk
     std::optional<Time> dropped;        //!< when the last drop happened (none: not every one did)
     uint64_t knownLost{0};              //!< the receiver's FPGA: known-lost releases
     uint64_t timeouts{0};               //!< the receiver's FPGA: Timeout releases
+    uint64_t shadowServes{0};           //!< the receiver's FPGA: aggregates served again
     uint32_t chunkCount{0};             //!< chunks per stream
     uint32_t treeRoot{0};               //!< tree mode: the receiver's clique's root
     uint32_t successor{0};              //!< ring mode: the receiver's successor
@@ -173,6 +176,7 @@ struct Drop
  * @param config the configuration (one round)
  * @param receiver the island the dropped chunks are sent to
  * @param drops what to drop (none: a lossless run)
+ * @param shadowCopies the receiver's FPGA's ShadowCopies (none: the default)
  * @return the outcome
  */
 Outcome
@@ -180,11 +184,17 @@ RunWithLosses(const WanTopology& topology,
               const CliqueSchedule& schedule,
               const TrainingRun::Config& config,
               uint32_t receiver,
-              const std::vector<Drop>& drops)
+              const std::vector<Drop>& drops,
+              std::optional<uint32_t> shadowCopies = std::nullopt)
 {
     Outcome outcome;
     TrainingRun run(topology, schedule, config);
     run.Build();
+    if (shadowCopies)
+    {
+        run.GetScenario().GetAggregator(receiver)->SetAttribute("ShadowCopies",
+                                                                UintegerValue(*shadowCopies));
+    }
     std::vector<Ptr<DropChunksErrorModel>> models;
     for (const Drop& drop : drops)
     {
@@ -217,6 +227,10 @@ RunWithLosses(const WanTopology& topology,
     {
         senders.insert(drop.sender);
     }
+    for (uint32_t i = 0; i < topology.GetNCities(); ++i)
+    {
+        outcome.allRepairs += run.GetResults().GetIslandCounters(i).repairs;
+    }
     for (uint32_t sender : senders)
     {
         outcome.repairs += run.GetResults().GetIslandCounters(sender).repairs;
@@ -235,6 +249,7 @@ RunWithLosses(const WanTopology& topology,
     {
         outcome.knownLost = fpga->GetKnownLostReleases();
         outcome.timeouts = fpga->GetTimeouts();
+        outcome.shadowServes = fpga->GetShadowServes();
     }
     outcome.chunkCount = run.GetApp(receiver)->GetPlan(0).chunkCount;
     outcome.treeRoot = run.GetApp(receiver)->GetPlan(0).treeRoot;
@@ -501,6 +516,70 @@ class AggregationSingleLossTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Aggregation: an aggregate lost on the FPGA's link to the island is served again from
+ * the port's shadow copy (no contributor resends; it costs the access round trip, 0 here), and
+ * without shadow copies it costs a repair from every contributor and the farther round trip; a
+ * served copy lost too is asked of the contributors once its holdoff is over.
+ */
+class AggregationLostAggregateTestCase : public TestCase
+{
+  public:
+    AggregationLostAggregateTestCase()
+        : TestCase("aggregation: a lost aggregate is served again from the FPGA's shadow copy")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WanTopology reference = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
+        const uint32_t nyc = reference.GetCityIndex("NYC");
+        const uint32_t chi = reference.GetCityIndex("CHI");
+        const uint32_t lax = reference.GetCityIndex("LAX");
+        NS_TEST_ASSERT_MSG_EQ(reference.GetCity(lax).accessLatencyMs, 0.0, "the access round trip");
+        const CliqueSchedule schedule = OneClique(reference, {nyc, chi, lax});
+        const TrainingRun::Config config = OneRound(CapabilityMode::AGGREGATION, 20000000);
+        const Time farthest = std::max(IslandTiming::GetRoundTripTime(reference, chi, lax),
+                                       IslandTiming::GetRoundTripTime(reference, nyc, lax));
+        const Outcome lossless = RunWithLosses(reference, schedule, config, lax, {});
+        NS_TEST_ASSERT_MSG_EQ(lossless.shadowServes, 0u, "nothing served again without a loss");
+
+        // lax's FPGA names itself the aggregate's sender; dropped as it arrives at lax.
+        Drop aggregate{lax, reference.GetAccessDownLink(lax), {lossless.chunkCount / 2}};
+        aggregate.type = IslandSyncHeader::AGGREGATE;
+        const Outcome served = RunWithLosses(reference, schedule, config, lax, {aggregate});
+        NS_TEST_ASSERT_MSG_EQ(served.dropped.has_value(), true, "the aggregate was dropped");
+        NS_TEST_EXPECT_MSG_EQ(served.shadowServes, 1u, "served again once");
+        NS_TEST_EXPECT_MSG_EQ(served.allRepairs, 0u, "no contributor was asked");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(served.commS - lossless.commS,
+                                    1e-3,
+                                    "the access round trip (0) and the chunks ahead of the copy");
+
+        const Outcome without = RunWithLosses(reference, schedule, config, lax, {aggregate}, 0);
+        NS_TEST_EXPECT_MSG_EQ(without.shadowServes, 0u, "no copy kept");
+        NS_TEST_EXPECT_MSG_EQ(without.allRepairs, 2u, "a repair from each contributor");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(without.commS - lossless.commS,
+                                    farthest.GetSeconds() + 1e-3,
+                                    "without copies: the farther round trip");
+        NS_TEST_EXPECT_MSG_GT(without.commS - lossless.commS,
+                              served.commS - lossless.commS,
+                              "the copy saves time");
+
+        // The copy lost too: the island asks again after its repair wait, the contributors answer.
+        aggregate.times = 2;
+        const Outcome twice = RunWithLosses(reference, schedule, config, lax, {aggregate});
+        NS_TEST_ASSERT_MSG_EQ(twice.dropped.has_value(), true, "aggregate and copy dropped");
+        NS_TEST_EXPECT_MSG_EQ(twice.shadowServes, 1u, "the copy is served once only");
+        NS_TEST_EXPECT_MSG_EQ(twice.allRepairs, 2u, "then a repair from each contributor");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(twice.commS - lossless.commS,
+                                    2 * farthest.GetSeconds() + config.nackTimeout.GetSeconds() +
+                                        2e-3,
+                                    "one repair wait, then the farther round trip");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Tree mode: a member's contribution lost on its way to the root is NACKed by the root
  * once a later chunk is held from everyone (the FPGA slot waiting for it is completed by the
  * repair, no Timeout); a total lost on its way to a member is NACKed by the member at once.
@@ -632,6 +711,7 @@ class LossRepairTestSuite : public TestSuite
         AddTestCase(new UnicastSingleLossTestCase(), TestCase::QUICK);
         AddTestCase(new UnicastLostRepairTestCase(), TestCase::QUICK);
         AddTestCase(new AggregationSingleLossTestCase(), TestCase::QUICK);
+        AddTestCase(new AggregationLostAggregateTestCase(), TestCase::QUICK);
         AddTestCase(new TreeSingleLossTestCase(), TestCase::QUICK);
         AddTestCase(new RingLossesTestCase(), TestCase::QUICK);
     }

@@ -23,9 +23,11 @@ AggregateDatagram::Build(const IslandSyncHeader& header,
                          Ipv4Address source,
                          Ipv4Address destination,
                          uint16_t port,
-                         uint16_t identification)
+                         uint16_t identification,
+                         uint8_t ttl)
 {
-    NS_LOG_FUNCTION(header << paddingBytes << source << destination << port << identification);
+    NS_LOG_FUNCTION(header << paddingBytes << source << destination << port << identification
+                           << static_cast<uint32_t>(ttl));
     Ptr<Packet> packet = Create<Packet>(paddingBytes);
     packet->AddHeader(header);
     UdpHeader udp;
@@ -41,7 +43,7 @@ AggregateDatagram::Build(const IslandSyncHeader& header,
     ip.SetSource(source);
     ip.SetDestination(destination);
     ip.SetProtocol(UdpL4Protocol::PROT_NUMBER);
-    ip.SetTtl(TTL);
+    ip.SetTtl(ttl);
     ip.SetIdentification(identification);
     ip.SetPayloadSize(packet->GetSize());
     if (Node::ChecksumEnabled())

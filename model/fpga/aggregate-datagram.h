@@ -21,7 +21,8 @@ namespace ns3
 /**
  * @ingroup wan-training
  * @brief The IPv4 datagram an in-line FPGA sends: a sync header (an AGGREGATE) and its zero
- * padding in UDP from and to the sync port, in IPv4 from the router's address on the port's link.
+ * padding in UDP from and to the sync port, in IPv4 from the router's address on the port's link
+ * (or, for a NACK the FPGA answered in part, the NACK rebuilt with the island's addresses).
  *
  * The device hands it to the point-to-point layer below IPv4, so it carries every header a
  * router's IPv4 would have added; UDP and IPv4 checksums as Node::ChecksumEnabled() says.
@@ -39,6 +40,7 @@ class AggregateDatagram
      * @param destination the IPv4 destination (the island, or the tree's root)
      * @param port the UDP source and destination port
      * @param identification the IPv4 identification
+     * @param ttl the IPv4 TTL
      * @return the datagram
      */
     static Ptr<Packet> Build(const IslandSyncHeader& header,
@@ -46,7 +48,8 @@ class AggregateDatagram
                              Ipv4Address source,
                              Ipv4Address destination,
                              uint16_t port,
-                             uint16_t identification);
+                             uint16_t identification,
+                             uint8_t ttl = TTL);
 };
 
 } // namespace ns3

@@ -11,11 +11,13 @@
 #include "sync-protocol.h"
 
 #include "ns3/abort.h"
+#include "ns3/data-rate.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/mac48-address.h"
 #include "ns3/node.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-channel.h"
 #include "ns3/ppp-header.h"
 #include "ns3/queue.h"
 #include "ns3/simulator.h"
@@ -59,6 +61,14 @@ AggregatorNetDevice::GetTypeId()
                           TimeValue(MilliSeconds(500)),
                           MakeTimeAccessor(&AggregatorNetDevice::m_timeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("ShadowCopies",
+                          "How many of the aggregates last sent to the island the port keeps a "
+                          "copy of, to serve one again when the island NACKs it (0: none; a port "
+                          "that faces no island keeps none).",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&AggregatorNetDevice::SetShadowCopies,
+                                               &AggregatorNetDevice::GetShadowCopies),
+                          MakeUintegerChecker<uint32_t>())
             .AddAttribute("Port",
                           "The UDP destination port of island synchronization packets (and the "
                           "aggregates' source and destination port).",
@@ -93,6 +103,11 @@ AggregatorNetDevice::GetTypeId()
                             "later chunk of the sender arrived).",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_knownLostTrace),
                             "ns3::AggregatorNetDevice::TimeoutCallback")
+            .AddTraceSource("ShadowServed",
+                            "An aggregate was served again from its shadow copy, answering a "
+                            "NACK of the island.",
+                            MakeTraceSourceAccessor(&AggregatorNetDevice::m_shadowServedTrace),
+                            "ns3::AggregatorNetDevice::ShadowCallback")
             .AddTraceSource("SlotsInUse",
                             "The number of slots in use by this port.",
                             MakeTraceSourceAccessor(&AggregatorNetDevice::m_slotsInUse),
@@ -358,6 +373,30 @@ uint32_t
 AggregatorNetDevice::GetOutboxHighWaterMark() const
 {
     return m_outboxHighWaterMark;
+}
+
+uint64_t
+AggregatorNetDevice::GetShadowServes() const
+{
+    return m_shadowServes;
+}
+
+uint64_t
+AggregatorNetDevice::GetNackChunksAnswered() const
+{
+    return m_nackChunksAnswered;
+}
+
+void
+AggregatorNetDevice::SetShadowCopies(uint32_t copies)
+{
+    m_shadows.SetCapacity(copies);
+}
+
+uint32_t
+AggregatorNetDevice::GetShadowCopies() const
+{
+    return m_shadows.GetCapacity();
 }
 
 const char*
@@ -880,6 +919,10 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, Rel
                                                   m_identification++);
 
     uint64_t missing = (slot.expected | slot.lost) & ~slot.contributors;
+    if (m_facesIsland && slot.destination == m_islandAddress)
+    {
+        m_shadows.Keep(key, slot.contributors, packet);
+    }
     Free(key, chunk);
 
     NS_LOG_LOGIC((complete ? "aggregate " : "partial aggregate ") << header);
@@ -1046,6 +1089,98 @@ AggregatorNetDevice::DrainOutbox()
             NS_LOG_WARN("the link of a port of city " << m_island << " refused a packet");
         }
     }
+}
+
+void
+AggregatorNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_nodeReceive = cb;
+    PointToPointNetDevice::SetReceiveCallback(
+        MakeCallback(&AggregatorNetDevice::ReceiveFromLink, this));
+}
+
+bool
+AggregatorNetDevice::ReceiveFromLink(Ptr<NetDevice> device,
+                                     Ptr<const Packet> packet,
+                                     uint16_t protocol,
+                                     const Address& from)
+{
+    IslandSyncHeader::Type type = IslandSyncHeader::DATA;
+    PayloadFormat format = PayloadFormat::FP32;
+    // Only NACKs are looked at, and only while a copy is kept (a cheap peek of every packet).
+    if (m_facesIsland && !m_shadows.IsEmpty() && protocol == Ipv4L3Protocol::PROT_NUMBER &&
+        IslandSyncHeader::PeekTypeInPacket(packet,
+                                           IslandSyncHeader::IPV4_DATAGRAM,
+                                           m_port,
+                                           type,
+                                           format) != 0 &&
+        type == IslandSyncHeader::NACK)
+    {
+        packet = AnswerFromShadows(packet);
+        if (!packet)
+        {
+            return true;
+        }
+    }
+    return m_nodeReceive(device, packet, protocol, from);
+}
+
+Ptr<const Packet>
+AggregatorNetDevice::AnswerFromShadows(Ptr<const Packet> packet)
+{
+    IslandSyncHeader nack;
+    const uint32_t syncStart =
+        IslandSyncHeader::ReadFromPacket(packet, IslandSyncHeader::IPV4_DATAGRAM, m_port, nack);
+    Ipv4Header ip;
+    if (syncStart == 0 || packet->PeekHeader(ip) == 0 || ip.GetSource() != m_islandAddress)
+    {
+        // Not a valid NACK of the island: the node deals with it.
+        return packet;
+    }
+    AggregateShadows::Answer answer =
+        m_shadows.AnswerNack(nack, Simulator::Now(), GetShadowHoldoff());
+    if (answer.answered == 0)
+    {
+        return packet;
+    }
+    NS_LOG_LOGIC("NACK " << nack << ": " << answer.answered << " chunks answered, "
+                         << answer.serve.size() << " served again");
+    m_nackChunksAnswered += answer.answered;
+    for (Ptr<Packet> served : answer.serve)
+    {
+        ++m_shadowServes;
+        m_shadowServedTrace(served);
+        Emit(served);
+    }
+    if (answer.ranges.empty())
+    {
+        return nullptr;
+    }
+    const uint32_t paddingBytes = packet->GetSize() - syncStart - nack.GetSerializedSize();
+    nack.SetRanges(answer.ranges);
+    return AggregateDatagram::Build(nack,
+                                    paddingBytes,
+                                    ip.GetSource(),
+                                    ip.GetDestination(),
+                                    m_port,
+                                    ip.GetIdentification(),
+                                    ip.GetTtl());
+}
+
+Time
+AggregatorNetDevice::GetShadowHoldoff() const
+{
+    DataRateValue rate;
+    GetAttribute("DataRate", rate);
+    TimeValue delay;
+    GetChannel()->GetAttribute("Delay", delay);
+    // What waits at the port, the copy served, and a burst of NACKs (at most an MTU each way).
+    uint64_t backlog = GetQueue()->GetNBytes() + 2 * GetMtu();
+    for (Ptr<const Packet> waiting : m_outbox)
+    {
+        backlog += waiting->GetSize();
+    }
+    return rate.Get().CalculateBytesTxTime(backlog) + 2 * delay.Get();
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #ifndef AGGREGATOR_NET_DEVICE_H
 #define AGGREGATOR_NET_DEVICE_H
 
+#include "aggregate-shadows.h"
 #include "chunk-range-set.h"
 #include "contributor-sequence.h"
 #include "inline-fpga.h"
@@ -161,6 +162,21 @@ namespace ns3
  * The header has no retransmission flag; a repair is recognised as a contribution for a closed
  * chunk (passed through) or a duplicate (absorbed).
  *
+ * **Shadow copies: a lost aggregate served again.** A port that faces an island keeps a copy of
+ * the last `ShadowCopies` aggregates it sent to the island (AggregateShadows; default 1024, 0
+ * keeps none). The device sees what arrives from the island too (it wraps the receive callback
+ * the node gives it): a NACK from the island whose contributors are all in a kept aggregate of a
+ * chunk it asks for is answered from the copy. The copy goes to the island again (counted,
+ * `ShadowServed` trace) and the chunk is taken out of the NACK, which goes on (rewritten: same
+ * IPv4 addresses, identification and TTL) with the rest of its ranges, or is absorbed when
+ * nothing is left. The island NACKs a lost aggregate as soon as a later one names every
+ * contributor, so the repair costs the access link's round trip instead of the round trip to
+ * the farthest contributor, and the contributors resend nothing. The NACKs of the same burst
+ * (one per contributor, RepairCopies copies of each) are answered without serving the copy
+ * again for a holdoff: the transmission of the port's backlog and of two MTUs (the copy, and the
+ * burst of NACKs), plus twice the link's delay. A NACK of the chunk after that goes on to the
+ * contributors (the copy did not help), so a copy is served at most once per chunk.
+ *
  * **Sizing.** A slot lives from the first to the last contribution of its chunk, so the slots in
  * use are about (arrival skew between a clique's streams) x (chunk rate), summed over the
  * router's ports; the FPGA's `SlotCount` (default 65536) should cover it and `Timeout` (default 500
@@ -312,6 +328,20 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint32_t GetSlotHighWaterMark() const;
     /** @return the most packets that waited in the outbox at any time */
     uint32_t GetOutboxHighWaterMark() const;
+    /** @return aggregates served again from a shadow copy (answering a NACK of the island) */
+    uint64_t GetShadowServes() const;
+    /**
+     * @return chunks taken out of the island's NACKs because a shadow copy answered them
+     *         (served, or served just before)
+     */
+    uint64_t GetNackChunksAnswered() const;
+    /**
+     * @brief Set the number of shadow copies kept (the ShadowCopies attribute).
+     * @param copies the number of aggregates kept (0: none)
+     */
+    void SetShadowCopies(uint32_t copies);
+    /** @return the number of shadow copies kept at most */
+    uint32_t GetShadowCopies() const;
 
     /**
      * @param reason a reason
@@ -342,6 +372,12 @@ class AggregatorNetDevice : public PointToPointNetDevice
     typedef void (*PassThroughCallback)(Ptr<const Packet> packet, PassReason reason);
 
     /**
+     * TracedCallback signature of an aggregate served again from its shadow copy.
+     * @param packet the IPv4 datagram served
+     */
+    typedef void (*ShadowCallback)(Ptr<const Packet> packet);
+
+    /**
      * TracedCallback signature of a partial aggregate released by Timeout.
      * @param header the partial aggregate's header
      * @param missing the bitmap of the expected contributors it lacks
@@ -366,6 +402,13 @@ class AggregatorNetDevice : public PointToPointNetDevice
      *         PointToPointNetDevice parses it from text each time)
      */
     Address GetBroadcast() const override;
+
+    /**
+     * @brief Keep the node's receive callback and have the device's own in front of it: what
+     * arrives from the island passes there first (shadow copies answer its NACKs).
+     * @param cb the node's callback
+     */
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
 
   private:
     /** (job, round, clique, chunk): one chunk of one clique exchange. */
@@ -581,10 +624,37 @@ class AggregatorNetDevice : public PointToPointNetDevice
     /** Move outbox packets into the device queue while it has room. */
     void DrainOutbox();
 
+    /**
+     * @brief The device's receive callback: a NACK from the island is answered from the shadow
+     * copies first; what is left goes to the node.
+     * @param device this device
+     * @param packet the IPv4 datagram received
+     * @param protocol its protocol number
+     * @param from the sender's address
+     * @return what the node's callback returns (true for a NACK absorbed here)
+     */
+    bool ReceiveFromLink(Ptr<NetDevice> device,
+                         Ptr<const Packet> packet,
+                         uint16_t protocol,
+                         const Address& from);
+    /**
+     * @brief Answer a NACK from the island from the shadow copies.
+     * @param packet the NACK's IPv4 datagram
+     * @return the datagram to forward: the NACK itself, the NACK rewritten without the chunks
+     *         answered, or nullptr when every chunk it asks for was answered
+     */
+    Ptr<const Packet> AnswerFromShadows(Ptr<const Packet> packet);
+    /**
+     * @return how long after serving a shadow copy now NACKs of its chunk are taken for ones
+     *         that crossed it (the class documentation)
+     */
+    Time GetShadowHoldoff() const;
+
     // Attributes.
-    Time m_processingDelay; //!< pipeline latency per contribution
-    Time m_timeout;         //!< partial release after the slot's first contribution
-    uint16_t m_port;        //!< the sync UDP port
+    Time m_processingDelay;     //!< pipeline latency per contribution
+    Time m_timeout;             //!< partial release after the slot's first contribution
+    uint16_t m_port;            //!< the sync UDP port
+    AggregateShadows m_shadows; //!< copies of the aggregates sent to the island (ShadowCopies)
 
     // Configuration.
     uint32_t m_island;              //!< the router's city (UINT32_MAX: unset)
@@ -618,6 +688,8 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint64_t m_aggregatesOut;                  //!< aggregates sent
     uint64_t m_timeouts;                       //!< partial aggregates by Timeout
     uint64_t m_knownLostReleases{0};           //!< partial aggregates by a known loss
+    uint64_t m_shadowServes{0};                //!< aggregates served from a shadow copy
+    uint64_t m_nackChunksAnswered{0};          //!< NACKed chunks the shadow copies answered
     uint64_t m_passThroughs[N_PASS_REASONS];   //!< forwarded unchanged, by reason
     TracedValue<uint32_t> m_slotsInUse;        //!< slots in use
     TracedValue<uint32_t> m_slotHighWaterMark; //!< most slots in use
@@ -630,6 +702,8 @@ class AggregatorNetDevice : public PointToPointNetDevice
     TracedCallback<Ptr<const Packet>, PassReason> m_passThroughTrace;   //!< PassThrough
     TracedCallback<const IslandSyncHeader&, uint64_t> m_timeoutTrace;   //!< Timeout
     TracedCallback<const IslandSyncHeader&, uint64_t> m_knownLostTrace; //!< KnownLost
+    TracedCallback<Ptr<const Packet>> m_shadowServedTrace;              //!< ShadowServed
+    NetDevice::ReceiveCallback m_nodeReceive; //!< the node's receive callback
 };
 
 } // namespace ns3
