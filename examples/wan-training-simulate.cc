@@ -157,8 +157,9 @@ Run(int argc, char** argv)
                  "contribution passes through)",
                  fpgaSlotsText);
     cmd.AddValue("fpgaTimeout",
-                 "aggregation and both modes: an incomplete FPGA slot leaves as a partial "
-                 "aggregate this long after it opened (s, ms, us, ns)",
+                 "aggregation, both and tree modes: the longest an incomplete FPGA slot waits "
+                 "before it leaves as a partial aggregate (s, ms, us, ns); the wait follows the "
+                 "measured arrival skew up to it",
                  fpgaTimeoutText);
     cmd.AddValue("fpgaDelay",
                  "aggregation and both modes: the FPGA pipeline's processing delay (s, ms, us, ns)",

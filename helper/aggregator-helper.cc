@@ -8,6 +8,7 @@
 
 #include "clique-schedule.h"
 #include "island-sync-header.h"
+#include "island-timing.h"
 #include "wan-topology-helper.h"
 
 #include "ns3/abort.h"
@@ -153,8 +154,23 @@ AggregatorHelper::SetSchedule(const WanTopologyHelper& scenario,
                     }
                 }
             }
-            for (const auto& [port, expectation] : expectations)
+            for (auto& [port, expectation] : expectations)
             {
+                // The wait's margin: the largest round trip between the aggregate's destination
+                // and a contributor.
+                const uint32_t destination =
+                    mode == CapabilityMode::TREE ? model.GetTreeRoot(clique) : port->GetIsland();
+                for (uint32_t member : clique)
+                {
+                    if ((expectation.contributors & (uint64_t{1} << member)) &&
+                        routing.HasRoute(member, destination) &&
+                        routing.HasRoute(destination, member))
+                    {
+                        expectation.roundTrip =
+                            std::max(expectation.roundTrip,
+                                     IslandTiming::GetRoundTripTime(routing, member, destination));
+                    }
+                }
                 ports.at(port)[r][static_cast<uint16_t>(c)] = expectation;
             }
         }

@@ -487,6 +487,8 @@ TrainingResultsWriter::GetFpgas() const
         uint64_t timeouts = 0;
         uint64_t knownLost = 0;
         uint64_t shadowServes = 0;
+        uint64_t slotsOpened = 0;
+        double slotWaitSumS = 0;
         uint64_t passed = 0;
         uint32_t outbox = 0;
         for (Ptr<AggregatorNetDevice> device : devices)
@@ -498,6 +500,8 @@ TrainingResultsWriter::GetFpgas() const
             timeouts += device->GetTimeouts();
             knownLost += device->GetKnownLostReleases();
             shadowServes += device->GetShadowServes();
+            slotsOpened += device->GetSlotsOpened();
+            slotWaitSumS += device->GetMeanSlotWait().GetSeconds() * device->GetSlotsOpened();
             passed += device->GetPassThroughs();
             outbox = std::max(outbox, device->GetOutboxHighWaterMark());
         }
@@ -508,6 +512,9 @@ TrainingResultsWriter::GetFpgas() const
                     {"timeouts", timeouts},
                     {"known_lost_releases", knownLost},
                     {"shadow_serves", shadowServes},
+                    {"slots_opened", slotsOpened},
+                    {"mean_slot_wait_s",
+                     slotsOpened == 0 ? 0.0 : slotWaitSumS / static_cast<double>(slotsOpened)},
                     {"pass_throughs", passed},
                     {"pass_throughs_by_reason", reasons},
                     {"outbox_high_water_mark", outbox}};

@@ -114,7 +114,7 @@ class TrainingRun
         Time nackTimeout{MilliSeconds(5)}; //!< NackTimeout
         std::string groupRange{PimMulticastHelper::DEFAULT_GROUP_RANGE}; //!< multicast groups
         uint32_t fpgaSlots{65536};           //!< AggregatorNetDevice SlotCount
-        Time fpgaTimeout{MilliSeconds(500)}; //!< AggregatorNetDevice Timeout
+        Time fpgaTimeout{MilliSeconds(500)}; //!< AggregatorNetDevice Timeout (the longest wait)
         Time fpgaDelay{NanoSeconds(500)};    //!< AggregatorNetDevice ProcessingDelay
         DataRate fpgaLineRate{"1000Gbps"};   //!< AggregatorNetDevice LineRate
         std::string pcapDir;                 //!< one pcap per directed link here (empty: none)

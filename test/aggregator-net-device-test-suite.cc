@@ -8,6 +8,7 @@
 #include "aggregator-net-device.h"
 #include "clique-schedule.h"
 #include "island-sync-header.h"
+#include "island-timing.h"
 #include "training-island-application.h"
 #include "wan-topology-helper.h"
 #include "wan-topology.h"
@@ -1425,6 +1426,125 @@ AggregatorPlacementTestCase::DoRun()
 
 /**
  * @ingroup wan-training-tests
+ * @brief The slots' wait follows the exchange's fill times (AdaptiveWait): the first slot waits
+ * Timeout; after a slot completed in F, one lacking a contribution waits 3 F plus twice the
+ * largest round trip R between the contributors and the island (A + 4 V with A = F,
+ * V = F / 2); after it
+ * timed out, the next waits twice that; a completed slot resets the backoff and the wait follows
+ * RFC 6298's update. Without AdaptiveWait every slot waits Timeout.
+ */
+class AggregatorAdaptiveWaitTestCase : public AggregatorTestCase
+{
+  public:
+    /** @param adaptive the AdaptiveWait attribute */
+    explicit AggregatorAdaptiveWaitTestCase(bool adaptive);
+
+  private:
+    void DoRun() override;
+
+    bool m_adaptive; //!< AdaptiveWait
+};
+
+AggregatorAdaptiveWaitTestCase::AggregatorAdaptiveWaitTestCase(bool adaptive)
+    : AggregatorTestCase(adaptive ? "adaptive wait: fill times, round trip and backoff"
+                                  : "without adaptive wait every slot waits Timeout"),
+      m_adaptive(adaptive)
+{
+}
+
+void
+AggregatorAdaptiveWaitTestCase::DoRun()
+{
+    SetDataDir(NS_TEST_SOURCEDIR);
+    const Time timeout = Seconds(1);
+    m_aggregators.SetAttribute("AdaptiveWait", BooleanValue(m_adaptive));
+    Ptr<AggregatorNetDevice> fpga = BuildTimeoutScenario(timeout);
+    std::map<std::pair<uint32_t, uint32_t>, Time> exits;
+    fpga->TraceConnectWithoutContext("ContributionIn", MakeBoundCallback(&NoteExit, &exits));
+    const uint32_t chunks = 5;
+    const uint32_t receiver = City("lon");
+    const uint32_t late = City("lax");
+    const std::vector<uint32_t> contributors{City("nyc"), City("chi"), late};
+    int64_t roundTripNs = 0;
+    for (uint32_t j : contributors)
+    {
+        roundTripNs =
+            std::max(roundTripNs,
+                     IslandTiming::GetRoundTripTime(*m_topology, j, receiver).GetNanoSeconds());
+    }
+
+    // Chunks 0 and 3 complete; 1, 2 and 4 lack lax until 5 s. Each chunk is sent after the
+    // one before left (wait1 below is about 0.4 s, chunk 2 waits twice that).
+    const std::map<uint32_t, Time> sent{{0, Seconds(1)},
+                                        {1, Seconds(1.1)},
+                                        {2, Seconds(2)},
+                                        {3, Seconds(3.2)},
+                                        {4, Seconds(3.5)}};
+    for (const auto& [c, at] : sent)
+    {
+        SendData(at, City("nyc"), receiver, 0, c, chunks);
+        SendData(at, City("chi"), receiver, 0, c, chunks);
+        SendData(c == 0 || c == 3 ? at : Seconds(5), late, receiver, 0, c, chunks);
+    }
+    Simulator::Run();
+
+    auto fill = [&exits, &contributors](uint32_t c) {
+        Time first = Time::Max();
+        Time last;
+        for (uint32_t j : contributors)
+        {
+            first = std::min(first, exits.at({j, c}));
+            last = std::max(last, exits.at({j, c}));
+        }
+        return (last - first).GetNanoSeconds();
+    };
+    NS_TEST_ASSERT_MSG_EQ(m_released.size(), 3u, "chunks 1, 2 and 4 timed out");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetTimeouts(), 3u, "three timeouts");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotsOpened(), chunks, "a slot per chunk");
+    if (!m_adaptive)
+    {
+        for (uint32_t c : {1u, 2u, 4u})
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_released[c] - m_opened[c], timeout, "Timeout: " << c);
+        }
+        NS_TEST_EXPECT_MSG_EQ(fpga->GetMeanSlotWait(), timeout, "every wait");
+        End();
+        return;
+    }
+    // RFC 6298 in integer nanoseconds, as the estimator computes it.
+    const int64_t f0 = fill(0);
+    NS_TEST_ASSERT_MSG_GT(f0, 0, "the contributions arrive apart (different path latencies)");
+    int64_t smoothed = f0;
+    int64_t deviation = f0 / 2;
+    const int64_t wait1 = std::max(smoothed + 4 * deviation, f0) + 2 * roundTripNs;
+    NS_TEST_EXPECT_MSG_EQ((m_released[1] - m_opened[1]).GetNanoSeconds(),
+                          wait1,
+                          "after one sample: A + 4 V + 2 R");
+    NS_TEST_EXPECT_MSG_EQ((m_released[2] - m_opened[2]).GetNanoSeconds(),
+                          2 * wait1,
+                          "after a timeout: twice as long");
+    const int64_t f3 = fill(3);
+    deviation = (3 * deviation + std::llabs(smoothed - f3)) / 4;
+    smoothed = (7 * smoothed + f3) / 8;
+    const int64_t wait4 = std::max(smoothed + 4 * deviation, std::max(f0, f3)) + 2 * roundTripNs;
+    NS_TEST_EXPECT_MSG_EQ((m_released[4] - m_opened[4]).GetNanoSeconds(),
+                          wait4,
+                          "a completed slot resets the backoff; A and V updated");
+    // Chunk 0 waited Timeout (no sample yet), chunk 3 four times wait1 (two timeouts before).
+    const int64_t timeoutNs = timeout.GetNanoSeconds();
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetMeanSlotWait().GetNanoSeconds(),
+                          (timeoutNs + wait1 + 2 * wait1 + std::min(4 * wait1, timeoutNs) + wait4) /
+                              5,
+                          "the mean wait");
+    NS_TEST_EXPECT_MSG_EQ(fpga->GetSlotWait(JOB, 0, 0).GetNanoSeconds(),
+                          std::min(2 * wait4, timeoutNs),
+                          "the next slot's wait, backed off");
+
+    End();
+}
+
+/**
+ * @ingroup wan-training-tests
  * @brief The in-line FPGA test suite.
  */
 class AggregatorNetDeviceTestSuite : public TestSuite
@@ -1442,6 +1562,8 @@ AggregatorNetDeviceTestSuite::AggregatorNetDeviceTestSuite()
     AddTestCase(new AggregatorTimeoutTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorKnownLostTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorDeadlineOrderTestCase(), TestCase::QUICK);
+    AddTestCase(new AggregatorAdaptiveWaitTestCase(true), TestCase::QUICK);
+    AddTestCase(new AggregatorAdaptiveWaitTestCase(false), TestCase::QUICK);
     AddTestCase(new AggregatorDeferredTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorDuplicateTestCase(), TestCase::QUICK);
     AddTestCase(new AggregatorPlacementTestCase(), TestCase::QUICK);

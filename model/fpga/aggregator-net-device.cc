@@ -11,6 +11,7 @@
 #include "sync-protocol.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
@@ -55,12 +56,20 @@ AggregatorNetDevice::GetTypeId()
                           MakeTimeAccessor(&AggregatorNetDevice::m_processingDelay),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("Timeout",
-                          "How long after a slot's first contribution an incomplete slot is "
-                          "released as a partial aggregate with its contributor bitmap; it "
-                          "should exceed the arrival skew of a clique's streams.",
+                          "The longest an incomplete slot waits after its first contribution "
+                          "before it is released as a partial aggregate with its contributor "
+                          "bitmap (every slot's wait without AdaptiveWait); it should exceed the "
+                          "arrival skew of a clique's streams.",
                           TimeValue(MilliSeconds(500)),
                           MakeTimeAccessor(&AggregatorNetDevice::m_timeout),
                           MakeTimeChecker(NanoSeconds(1)))
+            .AddAttribute("AdaptiveWait",
+                          "Whether a slot waits by the fill times of the exchange's completed "
+                          "slots plus its largest round trip (at most Timeout), rather than "
+                          "Timeout.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&AggregatorNetDevice::m_adaptiveWait),
+                          MakeBooleanChecker())
             .AddAttribute("ShadowCopies",
                           "How many of the aggregates last sent to the island the port keeps a "
                           "copy of, to serve one again when the island NACKs it (0: none; a port "
@@ -266,6 +275,11 @@ AggregatorNetDevice::ClearExpectations(uint16_t jobId)
 {
     NS_LOG_FUNCTION(this << jobId);
     m_expectations.erase(jobId);
+    for (auto it = m_fills.lower_bound(StreamKey{jobId, 0, 0});
+         it != m_fills.end() && std::get<0>(it->first) == jobId;)
+    {
+        it = m_fills.erase(it);
+    }
     for (auto it = m_views.begin(); it != m_views.end();)
     {
         it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
@@ -373,6 +387,70 @@ uint32_t
 AggregatorNetDevice::GetOutboxHighWaterMark() const
 {
     return m_outboxHighWaterMark;
+}
+
+uint64_t
+AggregatorNetDevice::GetSlotsOpened() const
+{
+    return m_slotsOpened;
+}
+
+Time
+AggregatorNetDevice::GetMeanSlotWait() const
+{
+    return m_slotsOpened == 0 ? Time()
+                              : NanoSeconds(m_slotWaitSumNs / static_cast<int64_t>(m_slotsOpened));
+}
+
+Time
+AggregatorNetDevice::GetSlotWait(uint16_t jobId, uint32_t round, uint16_t cliqueId) const
+{
+    const Expectation* expectation = GetExpectation(jobId, round, cliqueId);
+    return ComputeSlotWait(StreamKey{jobId, round, cliqueId},
+                           expectation == nullptr ? Time() : expectation->roundTrip);
+}
+
+Time
+AggregatorNetDevice::ComputeSlotWait(const StreamKey& stream, Time roundTrip) const
+{
+    if (!m_adaptiveWait)
+    {
+        return m_timeout;
+    }
+    // A repair takes up to two round trips to reach the slot: one for the receiver to learn of
+    // the loss (the later chunks' way to it), one for its NACK and the repair.
+    auto it = m_fills.find(stream);
+    return it == m_fills.end() ? m_timeout : it->second.GetWait(2 * roundTrip, m_timeout);
+}
+
+void
+AggregatorNetDevice::LearnFill(const ChunkKey& key, const Slot& slot, bool complete, bool timedOut)
+{
+    if (!m_adaptiveWait || (!complete && !timedOut))
+    {
+        return;
+    }
+    const StreamKey stream{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
+    auto it = m_fills.find(stream);
+    if (it == m_fills.end())
+    {
+        // A new exchange: forget the job's exchanges two rounds and more before it.
+        const auto [job, round, clique] = stream;
+        if (round >= 2)
+        {
+            m_fills.erase(m_fills.lower_bound(StreamKey{job, 0, 0}),
+                          m_fills.lower_bound(StreamKey{job, round - 1, 0}));
+        }
+        it = m_fills.emplace(stream, SlotFillEstimator()).first;
+    }
+    if (complete)
+    {
+        it->second.Sample(Simulator::Now() - slot.opened);
+    }
+    else
+    {
+        it->second.TimedOut();
+    }
 }
 
 uint64_t
@@ -629,6 +707,7 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
     contribution.contributors = contributors;
     contribution.expected = expected;
     contribution.destination = tree ? expectation->root : m_islandAddress;
+    contribution.roundTrip = expectation->roundTrip;
     return N_PASS_REASONS;
 }
 
@@ -761,7 +840,13 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.sums.assign(values.size(), 0);
         slot.safe = true;
         slot.opening = m_openings++;
-        slot.deadline = Simulator::Now() + m_timeout;
+        slot.opened = Simulator::Now();
+        const Time wait =
+            ComputeSlotWait(StreamKey{std::get<0>(key), std::get<1>(key), std::get<2>(key)},
+                            contribution.roundTrip);
+        ++m_slotsOpened;
+        m_slotWaitSumNs += wait.GetNanoSeconds();
+        slot.deadline = slot.opened + wait;
         m_deadlines.emplace(slot.deadline, slot.opening, key);
         ScheduleSlotTimeouts();
         m_slotsInUse = m_slotsInUse + 1;
@@ -919,6 +1004,7 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, Rel
                                                   m_identification++);
 
     uint64_t missing = (slot.expected | slot.lost) & ~slot.contributors;
+    LearnFill(key, slot, complete, cause == ReleaseCause::TIMEOUT);
     if (m_facesIsland && slot.destination == m_islandAddress)
     {
         m_shadows.Keep(key, slot.contributors, packet);

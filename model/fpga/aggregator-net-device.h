@@ -12,6 +12,7 @@
 #include "contributor-sequence.h"
 #include "inline-fpga.h"
 #include "island-sync-header.h"
+#include "slot-fill-estimator.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -89,8 +90,21 @@ namespace ns3
  * bitmap and the running sums,
  * and remembers the layout of the first contribution (chunk count, value offset, value count,
  * and padding bytes after the header). When the bitmap equals the expected bitmap the device
- * sends one AGGREGATE and frees the slot. `Timeout` after the slot was opened, an incomplete
+ * sends one AGGREGATE and frees the slot. A *wait* after the slot was opened, an incomplete
  * slot is released as a *partial* AGGREGATE carrying the bitmap of the contributions it holds.
+ *
+ * **The wait** follows the exchange's arrival skew, measured (`AdaptiveWait`, the default). The
+ * port learns, per (job, round, clique), how long its completed slots took from the first to
+ * the last contribution (SlotFillEstimator: a smoothed fill time A, its mean deviation V, the
+ * largest M, as TCP learns the round trip). A slot waits max(A + 4 V, M) plus twice the
+ * exchange's largest round trip R between the contributors and the aggregate's destination
+ * (Expectation::roundTrip, from the path latencies): a lost contribution's repair reaches the
+ * slot within two round trips, one for the receiver to learn of the loss (the later chunks'
+ * way to it: the island's stall, the root's settled check) and one for its NACK and the repair.
+ * The wait is at least 1 ms, doubled after each slot that timed out since the last completed
+ * one, and at most `Timeout` (500 ms by default), which is also the wait of the exchange's
+ * first slots, before one completed. Without AdaptiveWait every slot waits
+ * `Timeout`. GetMeanSlotWait() reports the waits given.
  * **A contribution known lost.** The path from a contributor to the port is FIFO, and a
  * contributor sends its chunks in index order (repairs aside, which go back): when a DATA
  * contribution of chunk c leaves the pipeline and its sender's previous one in the exchange was
@@ -217,6 +231,9 @@ class AggregatorNetDevice : public PointToPointNetDevice
         /** Tree: the root island's address (only datagrams to it are contributions, and the
          * aggregate goes to it). Edge: Ipv4Address() (0.0.0.0). */
         Ipv4Address root;
+        /** The largest round trip between the aggregate's destination (the island, or the
+         * root) and the contributors: the margin of a slot's wait (AdaptiveWait). */
+        Time roundTrip;
     };
 
     /** Expectations of one schedule round: clique id -> what the port sums for it. */
@@ -328,6 +345,17 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint32_t GetSlotHighWaterMark() const;
     /** @return the most packets that waited in the outbox at any time */
     uint32_t GetOutboxHighWaterMark() const;
+    /** @return slots opened by this port */
+    uint64_t GetSlotsOpened() const;
+    /** @return the mean wait given to the slots this port opened (0 before one opened) */
+    Time GetMeanSlotWait() const;
+    /**
+     * @param jobId a training job
+     * @param round a round
+     * @param cliqueId a clique id
+     * @return the wait a slot of that exchange opened now would get (see "The wait")
+     */
+    Time GetSlotWait(uint16_t jobId, uint32_t round, uint16_t cliqueId) const;
     /** @return aggregates served again from a shadow copy (answering a NACK of the island) */
     uint64_t GetShadowServes() const;
     /**
@@ -443,6 +471,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
         bool safe{true};           //!< whether every contribution summed is FixedPointSum::IsSafe
         uint64_t lost{0};          //!< contributors no longer expected: known lost
         uint64_t opening{0};       //!< opening order (its entry in the deadline heap)
+        Time opened;               //!< when its first contribution left the pipeline
         Time deadline;             //!< when it is released if still incomplete
     };
 
@@ -482,6 +511,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
         uint64_t contributors{0};   //!< its contributors (DATA: the sender's bit)
         uint64_t expected{0};       //!< expected contributors of its chunk
         Ipv4Address destination;    //!< where its chunk's aggregate goes
+        Time roundTrip;             //!< its expectation's roundTrip (the wait's margin)
         Time exit;                  //!< when it leaves the pipeline
         bool deferred{false};       //!< summed without an exit event of its own
         uint32_t lostFrom{0};       //!< its sender's chunks lostFrom .. its chunk - 1 are lost
@@ -595,6 +625,21 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     void ScheduleSlotTimeouts();
     /**
+     * @param stream an exchange
+     * @param roundTrip its expectation's roundTrip
+     * @return the wait of a slot of the exchange opened now
+     */
+    Time ComputeSlotWait(const StreamKey& stream, Time roundTrip) const;
+    /**
+     * @brief Learn from a slot that leaves (AdaptiveWait): a completed slot's fill time is a
+     * sample, a timed-out slot backs the wait off.
+     * @param key its chunk
+     * @param slot the slot
+     * @param complete whether it completed
+     * @param timedOut whether its wait ran out
+     */
+    void LearnFill(const ChunkKey& key, const Slot& slot, bool complete, bool timedOut);
+    /**
      * @param key a chunk
      * @return whether its aggregate already left (or it was bypassed)
      */
@@ -655,6 +700,7 @@ class AggregatorNetDevice : public PointToPointNetDevice
     Time m_timeout;             //!< partial release after the slot's first contribution
     uint16_t m_port;            //!< the sync UDP port
     AggregateShadows m_shadows; //!< copies of the aggregates sent to the island (ShadowCopies)
+    bool m_adaptiveWait{true};  //!< whether slots wait by their fill times (AdaptiveWait)
 
     // Configuration.
     uint32_t m_island;              //!< the router's city (UINT32_MAX: unset)
@@ -682,18 +728,21 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint16_t m_identification;                   //!< next IPv4 identification
 
     // Counters.
-    uint64_t m_contributionsIn;                //!< contributions out of the pipeline
-    uint64_t m_contributionsSummed;            //!< summed
-    uint64_t m_duplicates;                     //!< duplicates absorbed
-    uint64_t m_aggregatesOut;                  //!< aggregates sent
-    uint64_t m_timeouts;                       //!< partial aggregates by Timeout
-    uint64_t m_knownLostReleases{0};           //!< partial aggregates by a known loss
-    uint64_t m_shadowServes{0};                //!< aggregates served from a shadow copy
-    uint64_t m_nackChunksAnswered{0};          //!< NACKed chunks the shadow copies answered
-    uint64_t m_passThroughs[N_PASS_REASONS];   //!< forwarded unchanged, by reason
-    TracedValue<uint32_t> m_slotsInUse;        //!< slots in use
-    TracedValue<uint32_t> m_slotHighWaterMark; //!< most slots in use
-    uint32_t m_outboxHighWaterMark;            //!< most packets in the outbox
+    uint64_t m_contributionsIn;                     //!< contributions out of the pipeline
+    uint64_t m_contributionsSummed;                 //!< summed
+    uint64_t m_duplicates;                          //!< duplicates absorbed
+    uint64_t m_aggregatesOut;                       //!< aggregates sent
+    uint64_t m_timeouts;                            //!< partial aggregates by Timeout
+    uint64_t m_knownLostReleases{0};                //!< partial aggregates by a known loss
+    uint64_t m_shadowServes{0};                     //!< aggregates served from a shadow copy
+    uint64_t m_nackChunksAnswered{0};               //!< NACKed chunks the shadow copies answered
+    uint64_t m_slotsOpened{0};                      //!< slots opened
+    int64_t m_slotWaitSumNs{0};                     //!< the waits given to them, summed
+    std::map<StreamKey, SlotFillEstimator> m_fills; //!< fill times by exchange (AdaptiveWait)
+    uint64_t m_passThroughs[N_PASS_REASONS];        //!< forwarded unchanged, by reason
+    TracedValue<uint32_t> m_slotsInUse;             //!< slots in use
+    TracedValue<uint32_t> m_slotHighWaterMark;      //!< most slots in use
+    uint32_t m_outboxHighWaterMark;                 //!< most packets in the outbox
 
     // Traces.
     TracedCallback<const IslandSyncHeader&> m_contributionInTrace;      //!< ContributionIn
