@@ -119,6 +119,7 @@ Run(int argc, char** argv)
     std::string streamRateText = "0";
     std::string nackTimeoutText = "5ms";
     std::string repairCopiesText = "2";
+    std::string fecBlockText = "0";
     std::string groupRange = PimMulticastHelper::DEFAULT_GROUP_RANGE;
     std::string fpgaSlotsText = "65536";
     std::string fpgaTimeoutText = "500ms";
@@ -149,6 +150,10 @@ Run(int argc, char** argv)
     cmd.AddValue("repairCopies",
                  "copies of every repair and NACK, back to back, in [1, 8] (1: one)",
                  repairCopiesText);
+    cmd.AddValue("fecBlock",
+                 "forward error correction in unicast and multicast cliques: a PARITY after "
+                 "every block of this many chunks of a stream, in [0, 65535] (0: none)",
+                 fecBlockText);
     cmd.AddValue("groupRange",
                  "multicast and both modes: the group range, a network inside 224.0.0.0/4",
                  groupRange);
@@ -191,6 +196,8 @@ Run(int argc, char** argv)
         CommandLineValues::ParseDuration(PROGRAM, "--nackTimeout", nackTimeoutText, false);
     config.repairCopies = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(PROGRAM, "--repairCopies", repairCopiesText, 1, 8));
+    config.fecBlock = static_cast<uint32_t>(
+        CommandLineValues::ParseUnsigned(PROGRAM, "--fecBlock", fecBlockText, 0, 65535));
     config.groupRange = groupRange;
     config.fpgaSlots = static_cast<uint32_t>(
         CommandLineValues::ParseUnsigned(PROGRAM,

@@ -85,7 +85,7 @@ void
 CheckFields(const IslandSyncHeader& h)
 {
     const uint8_t type = h.GetType();
-    FuzzCheck(type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::VIEW,
+    FuzzCheck(type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::PARITY,
               "accepted type " + std::to_string(type));
     FuzzCheck(h.GetSender() < IslandSyncHeader::MAX_ISLANDS,
               "accepted sender " + std::to_string(h.GetSender()));
@@ -125,14 +125,26 @@ CheckFields(const IslandSyncHeader& h)
                           std::to_string(range.second) + ") accepted");
         }
     }
-    if (type != IslandSyncHeader::DATA && type != IslandSyncHeader::AGGREGATE)
+    if (type == IslandSyncHeader::PARITY)
+    {
+        FuzzCheck(h.GetValues().empty() && h.GetRanges().empty(), "PARITY area");
+        FuzzCheck(h.GetBlockChunks() >= 1 && h.GetChunkIndex() < h.GetChunkCount() &&
+                      h.GetBlockChunks() <= h.GetChunkCount() - h.GetChunkIndex(),
+                  "PARITY block beyond the chunk count");
+        FuzzCheck(h.GetContributors() == uint64_t{1} << h.GetSender(),
+                  "PARITY contributors are not exactly the sender");
+        FuzzCheck(format <= static_cast<uint8_t>(PayloadFormat::INT8),
+                  "accepted format " + std::to_string(format));
+    }
+    if (type != IslandSyncHeader::DATA && type != IslandSyncHeader::AGGREGATE &&
+        type != IslandSyncHeader::PARITY)
     {
         FuzzCheck(h.GetFormat() == PayloadFormat::FP32, "a format on a message without values");
     }
     if (type == IslandSyncHeader::DONE || type == IslandSyncHeader::READY ||
         type == IslandSyncHeader::READY_ASK || type == IslandSyncHeader::VIEW)
     {
-        FuzzCheck(h.GetValues().empty() && h.GetRanges().empty(),
+        FuzzCheck(h.GetValues().empty() && h.GetRanges().empty() && h.GetParity().empty(),
                   "DONE/READY/READY_ASK/VIEW with an area");
     }
 }

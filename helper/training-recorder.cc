@@ -325,6 +325,14 @@ TrainingRecorder::OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet)
         ++(type == IslandSyncHeader::DATA ? counters.dataPackets : counters.aggregatePackets);
         return;
     }
+    if (type == IslandSyncHeader::PARITY)
+    {
+        // As many wire frames as the chunk it stands for; no model bytes.
+        const uint32_t after = packet->GetSize() - offset - IslandSyncHeader::FIXED_SIZE;
+        counters.wireFrames +=
+            WireFrames::GetFramesOfMessage(after, m_frameCapacity[static_cast<uint8_t>(format)]);
+        return;
+    }
     ++counters.wireFrames;
 }
 

@@ -564,6 +564,8 @@ TrainingResultsWriter::GetIslands() const
              c.repairedChunks > 0 ? json(c.repairWaitSumS / c.repairedChunks) : json(nullptr)},
             {"repair_wait_max_s", c.repairedChunks > 0 ? json(c.repairWaitMaxS) : json(nullptr)},
             {"duplicate_chunks", c.duplicates},
+            {"parities_sent", app->GetCounters().paritiesSent},
+            {"chunks_rebuilt", app->GetCounters().chunksRebuilt},
             {"rounds_completed", c.roundsCompleted},
             {"rounds_abandoned", app->GetAbandonedRounds()},
             {"exclusions", app->GetExclusions()},

@@ -391,6 +391,8 @@ ReadLinksAndIslands(const FieldReader& doc, TrainingRunSummary& summary)
         TrainingRunSummary::Island& i = summary.islands[item.key()];
         i.repairs = island.Count("repairs");
         i.repairedChunks = island.Count("repaired_chunks");
+        i.paritiesSent = island.Count("parities_sent");
+        i.chunksRebuilt = island.Count("chunks_rebuilt");
         i.repairWaitMeanS = island.NumberOrNull("repair_wait_mean_s");
         i.repairWaitMaxS = island.NumberOrNull("repair_wait_max_s");
         i.roundsCompleted = island.Count32("rounds_completed");

@@ -118,6 +118,8 @@ struct TrainingRunSummary
     {
         uint64_t repairs{0};                   //!< repair packets sent
         uint64_t repairedChunks{0};            //!< chunks that arrived after a NACK asked for them
+        uint64_t paritiesSent{0};              //!< PARITY packets sent (FecBlock)
+        uint64_t chunksRebuilt{0};             //!< chunks rebuilt from a PARITY
         std::optional<double> repairWaitMeanS; //!< their mean wait since the first NACK (none: 0)
         std::optional<double> repairWaitMaxS;  //!< the longest wait (none: no repaired chunk)
         uint32_t roundsCompleted{0};           //!< rounds ended with an average

@@ -169,6 +169,12 @@ TrainingRun::Validate(const WanTopology& given,
                              "must be in [1, 8] (got '" + std::to_string(config.repairCopies) +
                                  "')");
     }
+    if (config.fecBlock > 65535)
+    {
+        throw WanConfigError("fecBlock",
+                             "must be in [0, 65535] (got '" + std::to_string(config.fecBlock) +
+                                 "')");
+    }
     config.faults.Validate(topology, config.rounds);
     if (!(config.progressIntervalS >= 0 && config.progressIntervalS <= 1e6))
     {
@@ -327,6 +333,7 @@ TrainingRun::Build()
     training.SetAttribute("NackTimeout", TimeValue(m_config.nackTimeout));
     training.SetAttribute("MaxRepairAttempts", UintegerValue(m_config.maxRepairAttempts));
     training.SetAttribute("RepairCopies", UintegerValue(m_config.repairCopies));
+    training.SetAttribute("FecBlock", UintegerValue(m_config.fecBlock));
     m_apps = training.Install();
     for (uint32_t i = 0; i < m_apps.GetN(); ++i)
     {
@@ -666,6 +673,7 @@ TrainingRun::GetConfigJson() const
         {"pcap_snaplen", m_config.pcapSnaplen},
         {"max_repair_attempts", m_config.maxRepairAttempts},
         {"repair_copies", m_config.repairCopies},
+        {"fec_block", m_config.fecBlock},
         {"faults", m_config.faults.ToJson(m_topology)},
         {"time_limit_s", GetTimeLimit().GetSeconds()},
     };

@@ -121,7 +121,8 @@ class TrainingRun
         uint32_t pcapSnaplen{65535};         //!< bytes kept of each frame, in [70, 65535]
         uint32_t maxRepairAttempts{50};      //!< MaxRepairAttempts of the islands (>= 1)
         uint32_t repairCopies{2};            //!< RepairCopies of the islands, in [1, 8]
-        FaultPlan faults;                    //!< faults to inject (none by default)
+        uint32_t fecBlock{0}; //!< FecBlock of the islands: chunks per PARITY (0: none), <= 65535
+        FaultPlan faults;     //!< faults to inject (none by default)
         /** Progress reports while Run() runs (TrainingProgress: percent of the bytes
          *  delivered, expected finish), one line each; null: none. Not recorded: the results
          *  are the same with and without. Must outlive Run(). */

@@ -254,14 +254,16 @@ TEST(FuzzCorpus, HeaderSeedsHoldEveryMessageType)
                              IslandSyncHeader::DONE,
                              IslandSyncHeader::READY,
                              IslandSyncHeader::READY_ASK,
-                             IslandSyncHeader::VIEW}));
+                             IslandSyncHeader::VIEW,
+                             IslandSyncHeader::PARITY}));
     EXPECT_EQ(formats, (std::set<int>{0, 1, 2}));
     for (const char* seed : {"bad-format.bin",
                              "bad-format-on-nack.bin",
                              "bad-int8-offset.bin",
                              "bad-int8-scale.bin",
                              "bad-int8-code.bin",
-                             "bad-bf16-signalling-nan.bin"})
+                             "bad-bf16-signalling-nan.bin",
+                             "bad-parity-block.bin"})
     {
         EXPECT_EQ(refused.count(seed), 1u) << seed;
     }

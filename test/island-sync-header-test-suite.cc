@@ -880,7 +880,7 @@ CaptureMessages()
         h.SetContributors(contributors);
         return h;
     };
-    std::vector<CaptureMessage> messages(7);
+    std::vector<CaptureMessage> messages(8);
     messages[0].header = make(IslandSyncHeader::DATA, 2, 5, 0, 4, 10, 0x1);
     messages[0].header.SetValueOffset(1000);
     messages[0].header.SetValues({1.5f, -2.25f});
@@ -894,6 +894,9 @@ CaptureMessages()
     messages[4].header = make(IslandSyncHeader::READY, 3, 0, 0, 0, 0, 0x1);
     messages[5].header = make(IslandSyncHeader::READY_ASK, 3, 0, 0, 0, 0, 0x1);
     messages[6].header = make(IslandSyncHeader::VIEW, 3, 5, 0, 0, 0, 0xd);
+    messages[7].header = make(IslandSyncHeader::PARITY, 2, 5, 0, 0, 10, 0x1);
+    messages[7].header.SetParity(4, {0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc});
+    messages[7].padding = 100;
     return messages;
 }
 
@@ -1040,13 +1043,14 @@ class IslandSyncHeaderCaptureTestCase : public TestCase
                                   std::stoull(contributors, nullptr, 16),
                                   "frame " << frame << " contributors");
             NS_TEST_EXPECT_MSG_EQ(h.GetValueOffset(), offset, "frame " << frame << " offset");
-            NS_TEST_EXPECT_MSG_EQ(h.GetValues().size() + h.GetRanges().size(),
+            NS_TEST_EXPECT_MSG_EQ(h.GetValues().size() + h.GetRanges().size() +
+                                      h.GetParity().size(),
                                   area,
                                   "frame " << frame << " area count");
             types.insert(h.GetType());
             epochSeen = epochSeen || h.GetEpoch() > 0;
         }
-        NS_TEST_EXPECT_MSG_EQ(types.size(), 7u, "every message type");
+        NS_TEST_EXPECT_MSG_EQ(types.size(), 8u, "every message type");
         NS_TEST_EXPECT_MSG_EQ(epochSeen, true, "an epoch above 0");
         uint8_t data[65536];
         uint32_t sec, usec, included, original, read;
@@ -1185,6 +1189,90 @@ class IslandSyncHeaderFormatCaptureTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief PARITY (forward error correction): round trips with and without bytes, the wire
+ * layout (type byte with the format, the block's chunk count in the value offset field, the
+ * byte count in the area count field), and rejection of a block beyond the chunk count, an empty
+ * block and a contributor other than the sender (each with a correct checksum).
+ */
+class IslandSyncHeaderParityTestCase : public TestCase
+{
+  public:
+    IslandSyncHeaderParityTestCase()
+        : TestCase("PARITY: round trips, wire layout, invalid blocks rejected")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        IslandSyncHeader parity;
+        parity.SetType(IslandSyncHeader::PARITY);
+        parity.SetJobId(3);
+        parity.SetRound(9);
+        parity.SetCliqueId(5);
+        parity.SetSender(4);
+        parity.SetContributors(uint64_t{1} << 4);
+        parity.SetChunkCount(250);
+        parity.SetChunkIndex(200);
+        parity.SetFormat(PayloadFormat::BF16);
+        const std::vector<uint8_t> bytes{0x01, 0xff, 0x80, 0x00, 0x7f, 0x10};
+        parity.SetParity(50, bytes);
+        NS_TEST_EXPECT_MSG_EQ(parity.GetSerializedSize(),
+                              IslandSyncHeader::FIXED_SIZE + bytes.size(),
+                              "the area is the bytes");
+
+        std::vector<uint8_t> wire = Serialized(parity);
+        NS_TEST_ASSERT_MSG_EQ(wire.size(), IslandSyncHeader::FIXED_SIZE + bytes.size(), "size");
+        NS_TEST_EXPECT_MSG_EQ(uint32_t{wire[3]},
+                              uint32_t{IslandSyncHeader::PARITY | (1u << 4)},
+                              "type 8, format bf16");
+        NS_TEST_EXPECT_MSG_EQ(ReadBe32(wire, 32), 50u, "the block's chunks in the value offset");
+        const uint32_t byteCount = (uint32_t{wire[36]} << 8) | wire[37];
+        NS_TEST_EXPECT_MSG_EQ(byteCount, bytes.size(), "byte count");
+        NS_TEST_EXPECT_MSG_EQ(std::memcmp(wire.data() + 40, bytes.data(), bytes.size()),
+                              0,
+                              "the bytes as given");
+
+        Ptr<Packet> packet = Create<Packet>(wire.data(), wire.size());
+        packet->AddPaddingAtEnd(100);
+        IslandSyncHeader read;
+        NS_TEST_ASSERT_MSG_EQ(packet->RemoveHeader(read), wire.size(), "accepted");
+        NS_TEST_EXPECT_MSG_EQ(read.GetType(), IslandSyncHeader::PARITY, "type");
+        NS_TEST_EXPECT_MSG_EQ(read.GetBlockChunks(), 50u, "block");
+        NS_TEST_EXPECT_MSG_EQ(read.GetChunkIndex(), 200u, "first chunk");
+        NS_TEST_EXPECT_MSG_EQ((read.GetParity() == bytes), true, "bytes");
+        NS_TEST_EXPECT_MSG_EQ((read.GetFormat() == PayloadFormat::BF16), true, "format");
+        NS_TEST_EXPECT_MSG_EQ(read.GetValues().empty(), true, "no values");
+        NS_TEST_EXPECT_MSG_EQ(packet->GetSize(), 100u, "the padding is left");
+
+        // Chunks without values (padding only): an empty parity.
+        IslandSyncHeader empty = parity;
+        empty.SetParity(50, {});
+        const std::vector<uint8_t> emptyWire = Serialized(empty);
+        NS_TEST_EXPECT_MSG_EQ(emptyWire.size(), IslandSyncHeader::FIXED_SIZE, "no area");
+        NS_TEST_EXPECT_MSG_EQ(Accepts(emptyWire), true, "an empty parity is valid");
+
+        // Invalid blocks, with a correct checksum.
+        std::vector<uint8_t> beyond = wire;
+        WriteBe32(beyond, 32, 51); // chunks 200 .. 250 of 250
+        FixChecksum(beyond, beyond.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(beyond), false, "a block beyond the chunk count");
+        std::vector<uint8_t> none = wire;
+        WriteBe32(none, 32, 0);
+        FixChecksum(none, none.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(none), false, "a block of no chunk");
+        std::vector<uint8_t> other = wire;
+        WriteBe32(other, 28, 1u << 5); // contributor 5, sender 4 (count still 1)
+        FixChecksum(other, other.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(other), false, "a contributor other than the sender");
+        std::vector<uint8_t> fixedOk = wire;
+        FixChecksum(fixedOk, fixedOk.size());
+        NS_TEST_EXPECT_MSG_EQ(Accepts(fixedOk), true, "the test's checksum is the header's");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief The IslandSyncHeader test suite.
  */
 class IslandSyncHeaderTestSuite : public TestSuite
@@ -1202,6 +1290,7 @@ IslandSyncHeaderTestSuite::IslandSyncHeaderTestSuite()
     AddTestCase(new IslandSyncHeaderFormatTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderCaptureTestCase(), TestCase::QUICK);
     AddTestCase(new IslandSyncHeaderFormatCaptureTestCase(), TestCase::QUICK);
+    AddTestCase(new IslandSyncHeaderParityTestCase(), TestCase::QUICK);
 }
 
 /** Static instance of the suite. */

@@ -151,6 +151,8 @@ struct Outcome
     uint64_t knownLost{0};              //!< the receiver's FPGA: known-lost releases
     uint64_t timeouts{0};               //!< the receiver's FPGA: Timeout releases
     uint64_t shadowServes{0};           //!< the receiver's FPGA: aggregates served again
+    uint64_t rebuilt{0};                //!< the receiver: chunks rebuilt from a PARITY
+    uint64_t paritiesSent{0};           //!< PARITY packets every island sent
     uint32_t chunkCount{0};             //!< chunks per stream
     uint32_t treeRoot{0};               //!< tree mode: the receiver's clique's root
     uint32_t successor{0};              //!< ring mode: the receiver's successor
@@ -168,6 +170,7 @@ struct Drop
     /** the message type: DATA, or AGGREGATE (a tree's totals to the group, ring steps after
      *  the first); none: both (ring steps) */
     std::optional<IslandSyncHeader::Type> type{IslandSyncHeader::DATA};
+    bool anyDestination{false}; //!< DATA to any destination (a multicast group), not the receiver
 };
 
 /**
@@ -200,7 +203,7 @@ RunWithLosses(const WanTopology& topology,
     {
         models.push_back(CreateObject<DropChunksErrorModel>());
         std::optional<Ipv4Address> to;
-        if (drop.type != IslandSyncHeader::AGGREGATE)
+        if (drop.type != IslandSyncHeader::AGGREGATE && !drop.anyDestination)
         {
             to = run.GetScenario().GetIslandAddress(receiver);
         }
@@ -230,7 +233,9 @@ RunWithLosses(const WanTopology& topology,
     for (uint32_t i = 0; i < topology.GetNCities(); ++i)
     {
         outcome.allRepairs += run.GetResults().GetIslandCounters(i).repairs;
+        outcome.paritiesSent += run.GetApp(i)->GetCounters().paritiesSent;
     }
+    outcome.rebuilt = run.GetApp(receiver)->GetCounters().chunksRebuilt;
     for (uint32_t sender : senders)
     {
         outcome.repairs += run.GetResults().GetIslandCounters(sender).repairs;
@@ -516,6 +521,84 @@ class AggregationSingleLossTestCase : public TestCase
 
 /**
  * @ingroup wan-training-tests
+ * @brief Forward error correction (FecBlock): in unicast, a lost last chunk is rebuilt from its
+ * block's PARITY (no repair wait: at most a millisecond over the lossless run with FEC, where
+ * without FEC it costs the stall and a round trip); two losses in one block still cost a
+ * repair wait, after which the parity rebuilds the other; the parities cost one chunk per block;
+ * in multicast a receiver rebuilds its own loss.
+ */
+class FecTestCase : public TestCase
+{
+  public:
+    FecTestCase()
+        : TestCase("FEC: a lost chunk is rebuilt from its block's parity without a round trip")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const WanTopology tiny = WanTopology::LoadFile(CreateDataDirFilename(TINY));
+        const CliqueSchedule schedule(3, {{{0, 2}, {1}}});
+        TrainingRun::Config config = OneRound(CapabilityMode::UNICAST, 2000000);
+        const uint32_t aaa = 0;
+        const uint32_t ccc = 2;
+        const uint32_t link = tiny.GetWanDirectedLink(0, 1);
+        const Time rtt = IslandTiming::GetRoundTripTime(tiny, aaa, ccc);
+        const uint32_t n = 10;
+        const Outcome plain = RunWithLosses(tiny, schedule, config, ccc, {});
+        config.fecBlock = n;
+        const Outcome lossless = RunWithLosses(tiny, schedule, config, ccc, {});
+        const uint32_t count = lossless.chunkCount;
+        NS_TEST_EXPECT_MSG_EQ(lossless.rebuilt, 0u, "nothing to rebuild");
+        // Each island sends one stream: a parity per block.
+        NS_TEST_EXPECT_MSG_EQ(lossless.paritiesSent, 2u * ((count + n - 1) / n), "parities");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(lossless.commS,
+                                    plain.commS * (1.0 + 1.0 / n) + 1e-4,
+                                    "the parities cost a chunk per block");
+
+        const Outcome tail =
+            RunWithLosses(tiny, schedule, config, ccc, {{aaa, link, {count - 1}, 1}});
+        NS_TEST_ASSERT_MSG_EQ(tail.dropped.has_value(), true, "the last chunk was dropped");
+        NS_TEST_EXPECT_MSG_EQ(tail.rebuilt, 1u, "rebuilt from the parity");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(tail.commS - lossless.commS,
+                                    1e-3,
+                                    "no repair wait (the stall and a round trip without FEC)");
+
+        // Two losses at the end of one block: the parity cannot rebuild them; once the first
+        // repair arrives (a round trip after the gap's NACK) it rebuilds the other.
+        const uint32_t lastBlock = (count - 1) / n * n;
+        const std::set<uint32_t> pair = count - lastBlock >= 2
+                                            ? std::set<uint32_t>{lastBlock, count - 1}
+                                            : std::set<uint32_t>{lastBlock - 2, lastBlock - 1};
+        const Outcome two = RunWithLosses(tiny, schedule, config, ccc, {{aaa, link, pair, 1}});
+        NS_TEST_ASSERT_MSG_EQ(two.dropped.has_value(), true, "both chunks were dropped");
+        NS_TEST_EXPECT_MSG_EQ(two.rebuilt, 1u, "the second, after the first one's repair");
+        NS_TEST_EXPECT_MSG_GT(two.commS - lossless.commS, rtt.GetSeconds() / 2, "a repair wait");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(two.commS - lossless.commS,
+                                    rtt.GetSeconds() + 5e-3 + 1e-3,
+                                    "at most the stall and a round trip");
+
+        // Multicast: chi's last chunk lost on lax's access link only.
+        const WanTopology reference = WanTopology::LoadFile(CreateDataDirFilename(REFERENCE_WAN));
+        const uint32_t nyc = reference.GetCityIndex("NYC");
+        const uint32_t chi = reference.GetCityIndex("CHI");
+        const uint32_t lax = reference.GetCityIndex("LAX");
+        const CliqueSchedule clique = OneClique(reference, {nyc, chi, lax});
+        TrainingRun::Config multicast = OneRound(CapabilityMode::MULTICAST, 20000000);
+        multicast.fecBlock = n;
+        const Outcome group = RunWithLosses(reference, clique, multicast, lax, {});
+        Drop last{chi, reference.GetAccessDownLink(lax), {group.chunkCount - 1}};
+        last.anyDestination = true;
+        const Outcome lost = RunWithLosses(reference, clique, multicast, lax, {last});
+        NS_TEST_ASSERT_MSG_EQ(lost.dropped.has_value(), true, "lax's copy was dropped");
+        NS_TEST_EXPECT_MSG_EQ(lost.rebuilt, 1u, "lax rebuilt it");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(lost.commS - group.commS, 1e-3, "no repair wait");
+    }
+};
+
+/**
+ * @ingroup wan-training-tests
  * @brief Aggregation: an aggregate lost on the FPGA's link to the island is served again from
  * the port's shadow copy (no contributor resends; it costs the access round trip, 0 here), and
  * without shadow copies it costs a repair from every contributor and the farther round trip; a
@@ -712,6 +795,7 @@ class LossRepairTestSuite : public TestSuite
         AddTestCase(new UnicastLostRepairTestCase(), TestCase::QUICK);
         AddTestCase(new AggregationSingleLossTestCase(), TestCase::QUICK);
         AddTestCase(new AggregationLostAggregateTestCase(), TestCase::QUICK);
+        AddTestCase(new FecTestCase(), TestCase::QUICK);
         AddTestCase(new TreeSingleLossTestCase(), TestCase::QUICK);
         AddTestCase(new RingLossesTestCase(), TestCase::QUICK);
     }

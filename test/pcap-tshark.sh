@@ -137,10 +137,12 @@ tshark -X lua_script:"$lua" -r "$kinds/aaa-up.pcap" -T fields -E separator=/t \
   -e wtsync.sender -e wtsync.round -e wtsync.clique -e wtsync.epoch -e wtsync.contributor_count \
   -e wtsync.chunk_index -e wtsync.chunk_count -e wtsync.contributors -e wtsync.value_offset \
   -e wtsync.value_count -e wtsync.range_count -e frame.len -e wtsync.checksum.status \
+  -e wtsync.parity_bytes -e wtsync.block_chunks \
   2>"$work/tshark-kinds.err" |
   awk -F'\t' -v OFS='\t' '{
-    split($3, words, " "); area = $15 != "" ? $15 : $16
-    print $1, $2, words[1], $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, area, $17, $18
+    split($3, words, " "); area = $15 != "" ? $15 : ($16 != "" ? $16 : $19)
+    offset = $14 != "" ? $14 : $20
+    print $1, $2, words[1], $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, offset, area, $17, $18
   }' >"$work/kinds-decoded.txt"
 kind_errors=$(tshark -X lua_script:"$lua" -r "$kinds/aaa-up.pcap" \
   -Y 'wtsync.malformed || wtsync.checksum.bad' -T fields -e frame.number 2>/dev/null | wc -l)

@@ -134,6 +134,10 @@ SyncHeaderFields::GetAreaBytes() const
     {
         return 8u * areaCount;
     }
+    if (type == SyncPacketDecoder::TYPE_PARITY)
+    {
+        return areaCount;
+    }
     if (type == SyncPacketDecoder::TYPE_DATA || type == SyncPacketDecoder::TYPE_AGGREGATE)
     {
         return static_cast<uint32_t>(
@@ -216,6 +220,8 @@ SyncPacketDecoder::TypeToString(uint8_t type)
         return "ready-ask";
     case TYPE_VIEW:
         return "view";
+    case TYPE_PARITY:
+        return "parity";
     default:
         return "unknown";
     }
@@ -319,13 +325,13 @@ SyncPacketDecoder::Decode(const uint8_t* data,
         d.invalidReason = "unknown version";
         return d;
     }
-    if (h.type < TYPE_DATA || h.type > TYPE_VIEW)
+    if (h.type < TYPE_DATA || h.type > TYPE_PARITY)
     {
         d.invalidReason = "unknown type";
         return d;
     }
     const bool hasValues = h.type == TYPE_DATA || h.type == TYPE_AGGREGATE;
-    if (h.format > FORMAT_INT8 || (h.format != FORMAT_FP32 && !hasValues))
+    if (h.format > FORMAT_INT8 || (h.format != FORMAT_FP32 && !hasValues && h.type != TYPE_PARITY))
     {
         d.invalidReason = "unknown format, or a format on a message without values";
         return d;
@@ -363,6 +369,17 @@ SyncPacketDecoder::Decode(const uint8_t* data,
         if (h.chunkCount == 0 || h.areaCount == 0)
         {
             d.invalidReason = "empty NACK";
+            return d;
+        }
+        areaBytes = h.GetAreaBytes();
+    }
+    else if (h.type == TYPE_PARITY)
+    {
+        if (h.valueOffset == 0 || h.chunkIndex >= h.chunkCount ||
+            h.valueOffset > h.chunkCount - h.chunkIndex ||
+            h.contributors != (uint64_t{1} << h.sender))
+        {
+            d.invalidReason = "bad PARITY block or contributor";
             return d;
         }
         areaBytes = h.GetAreaBytes();
@@ -413,14 +430,16 @@ SyncPacketDecoder::Decode(const uint8_t* data,
     }
     d.sync = DecodedSyncPacket::VALID;
     d.invalidReason = "";
-    if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE)
+    if (h.type == TYPE_DATA || h.type == TYPE_AGGREGATE || h.type == TYPE_PARITY)
     {
         const uint32_t after = sWire - SYNC_FIXED_BYTES;
         const uint32_t capacity =
             m_wireMtu > 0 ? WireFrames::GetCapacity(m_wireMtu, static_cast<PayloadFormat>(h.format))
                           : 0;
         d.wireFrames = WireFrames::GetFramesOfMessage(after, capacity);
-        d.modelBytes = after - WireFrames::GetExtraHeaderBytes(d.wireFrames);
+        // A PARITY stands for as many wire frames as a chunk, but carries no model bytes.
+        d.modelBytes =
+            h.type == TYPE_PARITY ? 0 : after - WireFrames::GetExtraHeaderBytes(d.wireFrames);
     }
     if (withValues && hasValues)
     {

@@ -161,6 +161,7 @@ class SyncPacketDecoder
     static constexpr uint8_t TYPE_READY = 5;     //!< round started
     static constexpr uint8_t TYPE_READY_ASK = 6; //!< round started, answer wanted
     static constexpr uint8_t TYPE_VIEW = 7;      //!< the members the sender averages over
+    static constexpr uint8_t TYPE_PARITY = 8;    //!< the XOR of a block of chunks (FEC)
     /** Payload format numbers (PayloadFormat). */
     static constexpr uint8_t FORMAT_FP32 = 0; //!< float32
     static constexpr uint8_t FORMAT_BF16 = 1; //!< bfloat16

@@ -11,6 +11,9 @@
 #include "clique-membership.h"
 #include "island-timing.h"
 #include "multicast-exchange.h"
+#include "parity-blocks.h"
+#include "payload-codec.h"
+#include "payload-format.h"
 #include "ring-exchange.h"
 #include "star-exchange.h"
 #include "sync-protocol.h"
@@ -362,12 +365,18 @@ IslandExchange::SendNext(uint32_t destination)
     // A repair goes RepairCopies times, back to back in one paced slot of that many packets:
     // it is lost only if every copy is.
     const uint32_t copies = resent ? m_ctx.repairCopies : 1;
+    uint32_t parityBytes = 0;
     for (uint32_t copy = 0; copy < copies; ++copy)
     {
-        SendChunk(target, chunk, resent);
+        const IslandSyncHeader header = SendChunk(target, chunk, resent);
+        if (!resent && m_ctx.fecBlock > 0 && UsesFec())
+        {
+            parityBytes = AddToParity(target, header);
+        }
     }
 
-    const double end = pacer.Advance(copies * plan.GetWireBytes(chunk), GetPacingRate(plan, paced));
+    const double end =
+        pacer.Advance(copies * plan.GetWireBytes(chunk) + parityBytes, GetPacingRate(plan, paced));
     ChunkLeft(target, end);
     if (HasWork(paced))
     {
@@ -447,7 +456,7 @@ IslandExchange::MakeHeader(const ExchangePlan& plan, IslandSyncHeader::Type type
     return header;
 }
 
-void
+IslandSyncHeader
 IslandExchange::SendChunk(const SendStream& stream, uint32_t chunk, bool resent)
 {
     const ExchangePlan& plan = GetPlan();
@@ -458,6 +467,56 @@ IslandExchange::SendChunk(const SendStream& stream, uint32_t chunk, bool resent)
     FillChunk(plan, stream.m_step, m_tx->values, GetSums(), offset, count, header);
     m_ctx.send(header, plan.GetPaddingBytes(chunk), stream.m_destination);
     m_ctx.chunkSent(stream.m_destination, header, plan.GetPayloadBytes(chunk), resent);
+    return header;
+}
+
+uint32_t
+IslandExchange::AddToParity(SendStream& stream, const IslandSyncHeader& header)
+{
+    const ExchangePlan& plan = GetPlan();
+    if (!stream.m_parity)
+    {
+        stream.m_parity = std::make_unique<ParityBlocks>(0, plan.chunkCount, m_ctx.fecBlock);
+    }
+    ParityBlocks& blocks = *stream.m_parity;
+    const uint32_t chunk = header.GetChunkIndex();
+    if (!blocks.Add(chunk, EncodeValues(header)))
+    {
+        return 0;
+    }
+    const uint32_t block = blocks.GetBlock(chunk);
+    IslandSyncHeader parity = MakeHeader(plan, IslandSyncHeader::PARITY);
+    parity.SetFormat(plan.format);
+    parity.SetChunkIndex(block);
+    parity.SetContributors(IslandSyncHeader::GetContributorBit(m_ctx.island));
+    parity.SetParity(blocks.GetBlockChunks(block), blocks.Take(block));
+    // As long on the wire as the block's first chunk (its area is that chunk's).
+    m_ctx.send(parity, plan.GetPaddingBytes(block), stream.m_destination);
+    m_ctx.paritySent(stream.m_destination, parity);
+    return plan.GetWireBytes(block);
+}
+
+std::vector<uint8_t>
+IslandExchange::EncodeValues(const IslandSyncHeader& header)
+{
+    const std::vector<float>& values = header.GetValues();
+    const auto count = static_cast<uint32_t>(values.size());
+    std::vector<uint8_t> bytes(GetEncodedBytes(header.GetFormat(), count));
+    PayloadCodec::Encode(header.GetFormat(), values.data(), count, bytes.data());
+    return bytes;
+}
+
+void
+IslandExchange::HandleParity(const IslandSyncHeader& /* header */, uint32_t /* paddingBytes */)
+{
+    // A mode without forward error correction.
+    m_ctx.rejected();
+}
+
+bool
+IslandExchange::UsesFec() const
+{
+    return false;
 }
 
 void

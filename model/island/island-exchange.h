@@ -71,6 +71,7 @@ class IslandExchange : public Object
         Time aggregationTimeout;       //!< the FPGAs' Timeout
         uint32_t maxRepairAttempts{1}; //!< attempts without progress
         uint32_t repairCopies{1};      //!< copies of each repair and each NACK
+        uint32_t fecBlock{0};          //!< chunks per PARITY (0: no forward error correction)
         bool cliqueBarrier{true};      //!< wait for READY before streaming
         bool overlap{false}; //!< compute overlaps the exchange (READYs go out a round ahead)
         const WanTopology* topology{nullptr};       //!< the topology
@@ -89,7 +90,9 @@ class IslandExchange : public Object
             chunkReceived;                                     //!< (header, model bytes, duplicate)
         Callback<void, uint32_t, uint32_t, uint32_t> nackSent; //!< (source, round, chunks)
         Callback<void, uint32_t, uint32_t, Time> repaired;     //!< (source, round, wait since NACK)
-        Callback<void> rejected;                               //!< a malformed or foreign packet
+        Callback<void, uint32_t, const IslandSyncHeader&> paritySent; //!< (destination, PARITY)
+        Callback<void, uint32_t, uint32_t> recovered; //!< (source, round): a chunk from a PARITY
+        Callback<void> rejected;                      //!< a malformed or foreign packet
     };
 
     /**
@@ -215,6 +218,13 @@ class IslandExchange : public Object
      * @param paddingBytes its payload after the header
      */
     virtual void HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes) = 0;
+    /**
+     * @brief A PARITY of the round arrived: the mode rebuilds a lost chunk from it (forward
+     * error correction), or rejects it (a mode without it, or FecBlock 0 here).
+     * @param header its header
+     * @param paddingBytes its payload after the header
+     */
+    virtual void HandleParity(const IslandSyncHeader& header, uint32_t paddingBytes);
     /**
      * @brief A NACK of the round arrived (it names this island; the send side exists).
      * @param header its header
@@ -365,6 +375,12 @@ class IslandExchange : public Object
     /** @return whether an in-line FPGA sums the contributions before they arrive */
     virtual bool IsBehindFpga() const;
     /**
+     * @return whether the mode's streams carry PARITY when FecBlock is set (unicast and
+     *         multicast: a PARITY cannot be summed by an FPGA, and a ring step's chunks are
+     *         sums sent out of order)
+     */
+    virtual bool UsesFec() const;
+    /**
      * @param stream a send stream
      * @return the stream whose pacer sends its chunks
      */
@@ -438,8 +454,23 @@ class IslandExchange : public Object
      * @param stream the stream
      * @param chunk the chunk index
      * @param resent whether it was sent before
+     * @return the chunk's header
      */
-    void SendChunk(const SendStream& stream, uint32_t chunk, bool resent);
+    IslandSyncHeader SendChunk(const SendStream& stream, uint32_t chunk, bool resent);
+    /**
+     * @brief Forward error correction: add a chunk sent for the first time to its block, and
+     * send the block's PARITY once every chunk of the block went.
+     * @param stream the stream that sent it
+     * @param header the chunk's header
+     * @return the wire bytes of the PARITY sent (0: none)
+     */
+    uint32_t AddToParity(SendStream& stream, const IslandSyncHeader& header);
+    /**
+     * @param header a DATA or AGGREGATE header
+     * @return its value area as encoded on the wire (encoding is idempotent: a receiver gets
+     *         the sender's bytes from the decoded values)
+     */
+    static std::vector<uint8_t> EncodeValues(const IslandSyncHeader& header);
     /**
      * @brief A stream's probes were not acknowledged: drop it, and exclude its receiver when the
      * round cannot end otherwise.

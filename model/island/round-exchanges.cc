@@ -41,7 +41,8 @@ RoundExchanges::HandleMessage(const IslandSyncHeader& header, uint32_t paddingBy
 {
     const uint32_t round = header.GetRound();
     if (header.GetType() == IslandSyncHeader::DATA ||
-        header.GetType() == IslandSyncHeader::AGGREGATE)
+        header.GetType() == IslandSyncHeader::AGGREGATE ||
+        header.GetType() == IslandSyncHeader::PARITY)
     {
         if (round >= m_rounds)
         {
@@ -49,7 +50,14 @@ RoundExchanges::HandleMessage(const IslandSyncHeader& header, uint32_t paddingBy
             return;
         }
         Ptr<IslandExchange> exchange = Get(round);
-        exchange->HandleChunk(header, paddingBytes);
+        if (header.GetType() == IslandSyncHeader::PARITY)
+        {
+            exchange->HandleParity(header, paddingBytes);
+        }
+        else
+        {
+            exchange->HandleChunk(header, paddingBytes);
+        }
         m_prune = m_prune || (!exchange->HasSendSide() && !exchange->HasReceiveSide());
         return;
     }

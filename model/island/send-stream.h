@@ -8,6 +8,7 @@
 #define SEND_STREAM_H
 
 #include "chunk-range-set.h"
+#include "parity-blocks.h"
 #include "stream-pacer.h"
 
 #include "ns3/callback.h"
@@ -16,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <vector>
 
@@ -80,6 +82,7 @@ class SendStream
     bool m_done{false};         //!< whether the receiver acknowledged everything
     bool m_waitingReady{false}; //!< whether the receiver has not announced the round yet
     uint32_t m_attempts{0};     //!< probes without progress
+    std::unique_ptr<ParityBlocks> m_parity; //!< FecBlock: the blocks of the first transmissions
     std::vector<ChunkRangeSet::Range> m_lastNack; //!< ranges of the last NACK served
     Time m_lastNackAt;                            //!< when it arrived
 

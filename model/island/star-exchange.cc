@@ -7,6 +7,8 @@
 #include "star-exchange.h"
 
 #include "clique-membership.h"
+#include "payload-codec.h"
+#include "payload-format.h"
 
 #include "ns3/log.h"
 
@@ -140,6 +142,7 @@ void
 StarExchange::ReceiveSideReleased()
 {
     std::vector<double>().swap(m_sum);
+    m_parity.clear();
 }
 
 void
@@ -305,6 +308,7 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
             SendDone(source);
         }
     }
+
     if (header.GetType() == IslandSyncHeader::AGGREGATE && IsEdgeAggregated())
     {
         // The edge FPGA sends one aggregate per chunk: whoever it leaves out comes only as a
@@ -334,11 +338,125 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
     }
     ChunkHeld(chunk);
     m_ctx.progress(m_round);
+    if (m_ctx.fecBlock > 0 && UsesFec() && !m_rebuilding && m_rx &&
+        header.GetType() == IslandSyncHeader::DATA)
+    {
+        // After the progress: a rebuilt chunk is taken as a new arrival of its own.
+        AddToBlocks(header.GetSender(), header);
+    }
 }
 
 void
 StarExchange::ChunkHeld(uint32_t /* chunk */)
 {
+}
+
+bool
+StarExchange::UsesFec() const
+{
+    return !IsBehindFpga();
+}
+
+void
+StarExchange::HandleParity(const IslandSyncHeader& header, uint32_t paddingBytes)
+{
+    const ExchangePlan& plan = GetPlan();
+    const uint32_t source = header.GetSender();
+    const uint32_t block = header.GetChunkIndex();
+    if (m_ctx.fecBlock == 0 || !UsesFec() || plan.members.size() < 2 ||
+        header.GetCliqueIndex() != plan.clique || header.GetEpoch() != plan.epoch ||
+        header.GetChunkCount() != plan.chunkCount || header.GetFormat() != plan.format ||
+        (GetAcceptedContributors(plan) & Bit(source)) == 0 || block % m_ctx.fecBlock != 0 ||
+        header.GetBlockChunks() != std::min(m_ctx.fecBlock, plan.chunkCount - block) ||
+        header.GetParity().size() !=
+            GetEncodedBytes(plan.format, plan.GetValueSlice(block).second) ||
+        paddingBytes != plan.GetPaddingBytes(block))
+    {
+        // Another FecBlock, format or layout than this island's: not a parity of its streams.
+        m_ctx.rejected();
+        return;
+    }
+    m_ctx.membership->NoteAlive(source, m_round);
+    if (m_round < m_ctx.currentRound() || !m_rx)
+    {
+        // The round is over here (or its receive side is gone): nothing is missing.
+        return;
+    }
+    auto stream = m_rx->streams.find(source);
+    if (stream == m_rx->streams.end())
+    {
+        return;
+    }
+    bool missing = false;
+    for (uint32_t c = block; c < block + header.GetBlockChunks() && !missing; ++c)
+    {
+        missing = !stream->second.Holds(c);
+    }
+    if (!missing)
+    {
+        // Every chunk of the block arrived: the parity is not needed.
+        return;
+    }
+    auto blocks = m_parity.try_emplace(source, 0, plan.chunkCount, m_ctx.fecBlock).first;
+    blocks->second.SetParity(block, header.GetParity());
+    if (blocks->second.CanRecover(block))
+    {
+        Rebuild(source, block);
+    }
+}
+
+void
+StarExchange::AddToBlocks(uint32_t source, const IslandSyncHeader& header)
+{
+    const ExchangePlan& plan = GetPlan();
+    auto blocks = m_parity.try_emplace(source, 0, plan.chunkCount, m_ctx.fecBlock).first;
+    const uint32_t block = blocks->second.GetBlock(header.GetChunkIndex());
+    if (blocks->second.Add(header.GetChunkIndex(), EncodeValues(header)))
+    {
+        // Every chunk of the block arrived.
+        blocks->second.Forget(block);
+    }
+    else if (blocks->second.CanRecover(block))
+    {
+        Rebuild(source, block);
+    }
+}
+
+void
+StarExchange::Rebuild(uint32_t source, uint32_t block)
+{
+    const ExchangePlan& plan = GetPlan();
+    const ReceiveStream& stream = m_rx->streams.at(source);
+    ParityBlocks& blocks = m_parity.at(source);
+    uint32_t chunk = block;
+    while (stream.Holds(chunk))
+    {
+        ++chunk;
+    }
+    auto [offset, count] = plan.GetValueSlice(chunk);
+    const std::vector<uint8_t> bytes =
+        blocks.Recover(block, static_cast<uint32_t>(GetEncodedBytes(plan.format, count)));
+    std::vector<float> values(count);
+    if (!PayloadCodec::Decode(plan.format, bytes.data(), count, values.data()))
+    {
+        // Only a parity that is not the XOR of the block's chunks gives this.
+        NS_LOG_WARN("island " << m_ctx.island << ": the parity of block " << block << " from "
+                              << source << " does not rebuild chunk " << chunk);
+        m_ctx.rejected();
+        return;
+    }
+    IslandSyncHeader header = MakeHeader(plan, IslandSyncHeader::DATA);
+    header.SetSender(static_cast<uint16_t>(source));
+    header.SetContributors(Bit(source));
+    header.SetChunkIndex(chunk);
+    header.SetValueOffset(offset);
+    header.SetValues(std::move(values));
+    NS_LOG_LOGIC("island " << m_ctx.island << " rebuilt chunk " << chunk << " of " << source
+                           << " from its block's parity");
+    m_ctx.recovered(source, m_round);
+    m_rebuilding = true;
+    HandleChunk(header, plan.GetPaddingBytes(chunk));
+    m_rebuilding = false;
 }
 
 bool

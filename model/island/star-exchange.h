@@ -8,6 +8,7 @@
 #define STAR_EXCHANGE_H
 
 #include "island-exchange.h"
+#include "parity-blocks.h"
 
 namespace ns3
 {
@@ -56,6 +57,14 @@ class StarExchange : public IslandExchange
                  std::vector<float>& parameters) const override;
 
     void HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes) override;
+    /**
+     * @brief A PARITY of a member's stream arrived: when it and the chunks held leave one chunk
+     * of its block missing, rebuild that chunk and take it as if it had arrived (its repair,
+     * if NACKed already, then comes as a duplicate).
+     * @param header the PARITY
+     * @param paddingBytes its payload after the header
+     */
+    void HandleParity(const IslandSyncHeader& header, uint32_t paddingBytes) override;
     void PeerStarted(uint32_t island) override;
     void FitToView() override;
     uint64_t GetHeldFrom() const override;
@@ -106,6 +115,8 @@ class StarExchange : public IslandExchange
      *         lost or waits for a lost contribution, and is NACKed at once; false here
      */
     virtual bool AreAggregatesInOrder() const;
+    /** @return whether no FPGA sums the contributions (unicast, multicast) */
+    bool UsesFec() const override;
     /** @return the sum of the contributions held, by parameter index (with the receive side) */
     std::vector<double>& GetSum();
     /**
@@ -116,7 +127,24 @@ class StarExchange : public IslandExchange
     void StartTogether(bool restart);
 
   private:
+    /**
+     * @brief Forward error correction: a member's DATA chunk is held for the first time; add it
+     * to its block and rebuild the block's missing chunk when the parity can.
+     * @param source the member
+     * @param header the chunk
+     */
+    void AddToBlocks(uint32_t source, const IslandSyncHeader& header);
+    /**
+     * @brief Rebuild the missing chunk of a block whose parity and other chunks are held, and
+     * take it as if it had arrived.
+     * @param source the member
+     * @param block the block's first chunk
+     */
+    void Rebuild(uint32_t source, uint32_t block);
+
     std::vector<double> m_sum; //!< the sum of the contributions held (with the receive side)
+    std::map<uint32_t, ParityBlocks> m_parity; //!< FecBlock: each member's blocks in flight
+    bool m_rebuilding{false};                  //!< a rebuilt chunk is being taken
 };
 
 } // namespace ns3

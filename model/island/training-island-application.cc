@@ -198,6 +198,15 @@ TrainingIslandApplication::GetTypeId()
                           UintegerValue(2),
                           MakeUintegerAccessor(&TrainingIslandApplication::m_repairCopies),
                           MakeUintegerChecker<uint32_t>(1, 8))
+            .AddAttribute("FecBlock",
+                          "Forward error correction in unicast and multicast cliques: after "
+                          "every block of this many chunks of a stream, a PARITY (the XOR of "
+                          "their encoded values, as long as a chunk) from which a receiver "
+                          "rebuilds one lost chunk of the block without a round trip; 0 sends "
+                          "none. Every island of a run must use the same value.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&TrainingIslandApplication::m_fecBlock),
+                          MakeUintegerChecker<uint32_t>(0, 65535))
             .AddAttribute("CrashRound",
                           "The island crashes at the start of this round: it takes no part in "
                           "it or any later round (it still serves repairs of earlier rounds); "
@@ -256,6 +265,15 @@ TrainingIslandApplication::GetTypeId()
                             "A chunk a NACK asked for arrived, with the time since that NACK.",
                             MakeTraceSourceAccessor(&TrainingIslandApplication::m_repairedTrace),
                             "ns3::TrainingIslandApplication::ChunkRepairedCallback")
+            .AddTraceSource("ParitySent",
+                            "A PARITY (FecBlock) was handed to the socket (the destination is "
+                            "ALL_MEMBERS for a send to the group).",
+                            MakeTraceSourceAccessor(&TrainingIslandApplication::m_paritySentTrace),
+                            "ns3::TrainingIslandApplication::ControlSentCallback")
+            .AddTraceSource("ChunkRebuilt",
+                            "A lost chunk was rebuilt from its block's PARITY (FecBlock).",
+                            MakeTraceSourceAccessor(&TrainingIslandApplication::m_rebuiltTrace),
+                            "ns3::TrainingIslandApplication::ChunkRebuiltCallback")
             .AddTraceSource("ControlSent",
                             "A control message (READY, DONE or NACK) was handed to the socket.",
                             MakeTraceSourceAccessor(&TrainingIslandApplication::m_controlSentTrace),
@@ -460,6 +478,7 @@ TrainingIslandApplication::BuildPlans()
     context.aggregationTimeout = m_aggregationTimeout;
     context.maxRepairAttempts = m_maxRepairAttempts;
     context.repairCopies = m_repairCopies;
+    context.fecBlock = m_fecBlock;
     context.cliqueBarrier = m_cliqueBarrier;
     context.overlap = m_overlap;
     context.topology = m_topology.get();
@@ -474,6 +493,8 @@ TrainingIslandApplication::BuildPlans()
     context.chunkReceived = MakeCallback(&TrainingIslandApplication::NoteChunkReceived, this);
     context.nackSent = MakeCallback(&TrainingIslandApplication::NoteNackSent, this);
     context.repaired = MakeCallback(&TrainingIslandApplication::NoteRepaired, this);
+    context.paritySent = MakeCallback(&TrainingIslandApplication::NoteParitySent, this);
+    context.recovered = MakeCallback(&TrainingIslandApplication::NoteRebuilt, this);
     context.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
     m_exchanges = std::make_unique<RoundExchanges>(context, m_rounds);
 
@@ -584,6 +605,20 @@ void
 TrainingIslandApplication::NoteRepaired(uint32_t source, uint32_t round, Time wait)
 {
     m_repairedTrace(m_island, source, round, wait);
+}
+
+void
+TrainingIslandApplication::NoteParitySent(uint32_t destination, const IslandSyncHeader& header)
+{
+    ++m_counters.paritiesSent;
+    m_paritySentTrace(m_island, destination, header);
+}
+
+void
+TrainingIslandApplication::NoteRebuilt(uint32_t source, uint32_t round)
+{
+    ++m_counters.chunksRebuilt;
+    m_rebuiltTrace(m_island, source, round);
 }
 
 void

@@ -173,6 +173,8 @@ class TrainingIslandApplication : public Application
         uint64_t duplicateChunks{0};    //!< arrivals that added nothing (duplicates, overlaps)
         uint64_t aggregatesReceived{0}; //!< AGGREGATE chunks (ring: partial and full sums)
         uint64_t rejectedPackets{0};    //!< received packets dropped as malformed or foreign
+        uint64_t paritiesSent{0};       //!< PARITY packets sent (FecBlock; a multicast send once)
+        uint64_t chunksRebuilt{0};      //!< chunks rebuilt from a PARITY (not received as such)
     };
 
     /** @return the island's transport counters */
@@ -275,6 +277,14 @@ class TrainingIslandApplication : public Application
                                           uint32_t source,
                                           uint32_t round,
                                           Time wait);
+
+    /**
+     * TracedCallback signature of a chunk rebuilt from its block's PARITY (FecBlock).
+     * @param island the receiving island
+     * @param source the contributor
+     * @param round the round
+     */
+    typedef void (*ChunkRebuiltCallback)(uint32_t island, uint32_t source, uint32_t round);
 
     /**
      * TracedCallback signature of a control message handed to the socket: a READY (the round
@@ -412,6 +422,18 @@ class TrainingIslandApplication : public Application
      */
     void NoteRepaired(uint32_t source, uint32_t round, Time wait);
     /**
+     * @brief A PARITY was handed to the socket: count it, fire ParitySent.
+     * @param destination the island it goes to, or IslandExchange::ALL_MEMBERS
+     * @param header the PARITY
+     */
+    void NoteParitySent(uint32_t destination, const IslandSyncHeader& header);
+    /**
+     * @brief A chunk was rebuilt from its block's PARITY: count it, fire ChunkRebuilt.
+     * @param source the contributor
+     * @param round the round
+     */
+    void NoteRebuilt(uint32_t source, uint32_t round);
+    /**
      * @brief An exclusion was applied to the current round: the exchange may be complete, or
      * it starts again (IslandExchange::IsRebuiltByViews).
      * @param round the round
@@ -474,6 +496,7 @@ class TrainingIslandApplication : public Application
     bool m_cliqueBarrier{true};                   //!< wait for READY before streaming to a member
     uint32_t m_maxRepairAttempts{50};             //!< attempts without progress before giving up
     uint32_t m_repairCopies{2};                   //!< copies of each repair and NACK
+    uint32_t m_fecBlock{0};                       //!< chunks per PARITY (0: none)
     Time m_aggregationTimeout{MilliSeconds(500)}; //!< the FPGAs' Timeout (NACK patience)
     uint32_t m_crashRound{NEVER};      //!< the round the island leaves at (NEVER: it does not)
     bool m_overlap{false};             //!< whether compute overlaps the exchange
@@ -518,6 +541,8 @@ class TrainingIslandApplication : public Application
         m_chunkReceivedTrace;                                             //!< chunk received
     TracedCallback<uint32_t, uint32_t, uint32_t, uint32_t> m_repairTrace; //!< NACK sent
     TracedCallback<uint32_t, uint32_t, uint32_t, Time> m_repairedTrace;   //!< chunk repaired
+    TracedCallback<uint32_t, uint32_t, const IslandSyncHeader&> m_paritySentTrace; //!< PARITY
+    TracedCallback<uint32_t, uint32_t, uint32_t> m_rebuiltTrace; //!< chunk rebuilt
     TracedCallback<uint32_t, uint32_t, const IslandSyncHeader&>
         m_controlSentTrace; //!< READY, READY_ASK, VIEW, DONE or NACK sent
     TracedCallback<uint32_t, uint32_t, uint32_t, const std::string&>

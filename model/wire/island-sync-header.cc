@@ -47,6 +47,16 @@ HasValues(uint8_t type)
 }
 
 /**
+ * @param type a message type
+ * @return whether it names a payload format (DATA, AGGREGATE, and PARITY: its chunks')
+ */
+bool
+HasFormat(uint8_t type)
+{
+    return HasValues(type) || type == IslandSyncHeader::PARITY;
+}
+
+/**
  * @param bitmap a contributor bitmap
  * @return its population count
  */
@@ -152,6 +162,8 @@ IslandSyncHeader::TypeToString(Type type)
         return "ready-ask";
     case VIEW:
         return "view";
+    case PARITY:
+        return "parity";
     }
     return "unknown";
 }
@@ -171,6 +183,14 @@ IslandSyncHeader::Print(std::ostream& os) const
             os << " [" << range.first << "," << range.second << ")";
         }
     }
+    else if (m_type == PARITY)
+    {
+        os << " block=" << m_valueOffset << " parity=" << m_parity.size() << "B";
+        if (m_format != PayloadFormat::FP32)
+        {
+            os << " format=" << PayloadFormatToString(m_format);
+        }
+    }
     else
     {
         os << " values=" << m_values.size() << "@" << m_valueOffset;
@@ -187,6 +207,10 @@ IslandSyncHeader::GetSerializedSize() const
     if (m_type == NACK)
     {
         return FIXED_SIZE + RANGE_BYTES * static_cast<uint32_t>(m_ranges.size());
+    }
+    if (m_type == PARITY)
+    {
+        return FIXED_SIZE + static_cast<uint32_t>(m_parity.size());
     }
     if (m_type == DATA || m_type == AGGREGATE)
     {
@@ -218,6 +242,10 @@ IslandSyncHeader::Serialize(Buffer::Iterator start) const
     {
         areaCount = static_cast<uint16_t>(m_ranges.size());
     }
+    else if (m_type == PARITY)
+    {
+        areaCount = static_cast<uint16_t>(m_parity.size());
+    }
     else if (m_type == DATA || m_type == AGGREGATE)
     {
         areaCount = static_cast<uint16_t>(m_values.size());
@@ -227,7 +255,7 @@ IslandSyncHeader::Serialize(Buffer::Iterator start) const
                   "int8 value offset " << m_valueOffset << " is not on a block boundary");
     PutU16(bytes, MAGIC);
     bytes[2] = VERSION;
-    const uint8_t format = HasValues(m_type) ? static_cast<uint8_t>(m_format) : 0;
+    const uint8_t format = HasFormat(m_type) ? static_cast<uint8_t>(m_format) : 0;
     bytes[3] = static_cast<uint8_t>(m_type | (format << FORMAT_SHIFT));
     PutU16(bytes + 4, m_jobId);
     PutU16(bytes + 6, m_sender);
@@ -251,6 +279,10 @@ IslandSyncHeader::Serialize(Buffer::Iterator start) const
             PutU32(area + 4, range.second);
             area += RANGE_BYTES;
         }
+    }
+    else if (m_type == PARITY)
+    {
+        std::memcpy(area, m_parity.data(), m_parity.size());
     }
     else if (m_type == DATA || m_type == AGGREGATE)
     {
@@ -307,6 +339,10 @@ IslandSyncHeader::PeekSerializedSize(const uint8_t* fixed)
     if (type == NACK)
     {
         return FIXED_SIZE + RANGE_BYTES * areaCount;
+    }
+    if ((type & TYPE_MASK) == PARITY)
+    {
+        return FIXED_SIZE + areaCount;
     }
     const uint8_t format = type >> FORMAT_SHIFT;
     if (HasValues(type & TYPE_MASK) && format <= static_cast<uint8_t>(PayloadFormat::INT8))
@@ -391,9 +427,9 @@ HasKnownPrefix(const uint8_t* fixed)
     }
     const uint8_t type = fixed[3] & IslandSyncHeader::TYPE_MASK;
     const uint8_t format = fixed[3] >> IslandSyncHeader::FORMAT_SHIFT;
-    return type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::VIEW &&
+    return type >= IslandSyncHeader::DATA && type <= IslandSyncHeader::PARITY &&
            (format == 0 ||
-            (HasValues(type) && format <= static_cast<uint8_t>(PayloadFormat::INT8)));
+            (HasFormat(type) && format <= static_cast<uint8_t>(PayloadFormat::INT8)));
 }
 
 } // namespace
@@ -522,6 +558,16 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
         }
         areaBytes = RANGE_BYTES * areaCount;
     }
+    else if (type == PARITY)
+    {
+        if (valueOffset == 0 || chunkIndex >= chunkCount || valueOffset > chunkCount - chunkIndex ||
+            contributors != (uint64_t{1} << sender))
+        {
+            NS_LOG_LOGIC("bad PARITY block or contributor");
+            return 0;
+        }
+        areaBytes = areaCount;
+    }
     else if (areaCount != 0)
     {
         NS_LOG_LOGIC("DONE, READY, READY_ASK or VIEW with a value area");
@@ -541,6 +587,7 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
 
     std::vector<float> values;
     std::vector<Range> ranges;
+    std::vector<uint8_t> parity;
     const uint8_t* area = data + FIXED_SIZE;
     if (type == DATA || type == AGGREGATE)
     {
@@ -566,6 +613,10 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
             ranges.emplace_back(begin, end);
         }
     }
+    else if (type == PARITY)
+    {
+        parity.assign(area, area + areaCount);
+    }
 
     m_type = static_cast<Type>(type);
     m_jobId = jobId;
@@ -576,9 +627,10 @@ IslandSyncHeader::DeserializeFrom(const uint8_t* data, uint32_t available)
     m_chunkCount = chunkCount;
     m_contributors = contributors;
     m_valueOffset = valueOffset;
-    m_format = HasValues(type) ? format : PayloadFormat::FP32;
+    m_format = HasFormat(type) ? format : PayloadFormat::FP32;
     m_values = std::move(values);
     m_ranges = std::move(ranges);
+    m_parity = std::move(parity);
     return size;
 }
 
@@ -759,6 +811,27 @@ IslandSyncHeader::SetRanges(std::vector<Range> ranges)
     NS_ASSERT_MSG(ranges.size() <= (MAX_SIZE - FIXED_SIZE) / RANGE_BYTES,
                   "too many ranges for one header: " << ranges.size());
     m_ranges = std::move(ranges);
+}
+
+void
+IslandSyncHeader::SetParity(uint32_t blockChunks, std::vector<uint8_t> bytes)
+{
+    NS_ASSERT_MSG(blockChunks >= 1 && bytes.size() <= MAX_SIZE - FIXED_SIZE,
+                  "a PARITY covers at least one chunk, in one datagram");
+    m_valueOffset = blockChunks;
+    m_parity = std::move(bytes);
+}
+
+uint32_t
+IslandSyncHeader::GetBlockChunks() const
+{
+    return m_valueOffset;
+}
+
+const std::vector<uint8_t>&
+IslandSyncHeader::GetParity() const
+{
+    return m_parity;
 }
 
 const std::vector<IslandSyncHeader::Range>&

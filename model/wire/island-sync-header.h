@@ -43,6 +43,15 @@ namespace ns3
  * - VIEW: the sender's view of the round in the round field: the contributor bitmap names the
  *   members it still counts on and averages over (after it excluded a crashed or unreachable
  *   member); the clique field names the clique.
+ * - PARITY: forward error correction (TrainingIslandApplication's FecBlock) over a block of the
+ *   sender's DATA chunks of one stream: the chunks [chunk index, chunk index + n), n in the
+ *   value offset field. The area holds the byte-wise XOR of the block's encoded value areas,
+ *   each zero-extended to the longest (value count = its byte count, 0 for chunks that carry
+ *   only padding); the format is the chunks'. A receiver that holds all but one chunk of the block
+ XORs the parity with the
+ *   others' encoded areas and decodes the missing chunk (encoding is idempotent, so it
+ *   re-encodes what it decoded). Like a bf16 or int8 header, a receiver that predates PARITY
+ *   refuses it as an unknown type.
  *
  * The clique field holds the clique index in its low CLIQUE_BITS bits and, above them, the
  * exclusion epoch: how many members the sender has excluded from the clique in this round. A
@@ -79,9 +88,10 @@ namespace ns3
    20  chunk count                   u32
    24  contributor bitmap            u64 (bit i = island i, up to 64 islands)
    32  value offset                  u32 (index of the first value in the parameter vector)
-   36  value count (or range count)  u16 | 38 checksum u16 (Internet checksum of header + values)
+   36  value count (or range count,  u16 | 38 checksum u16 (Internet checksum of header + values)
+       or PARITY byte count)
    40  values: value count in the format (fp32: IEEE 754 bits), or ranges: range count x
-       (u32 begin, u32 end)
+       (u32 begin, u32 end), or PARITY bytes
    @endverbatim
  *
  * Deserialize() validates everything before accepting the header: the remaining buffer must
@@ -104,6 +114,7 @@ class IslandSyncHeader : public Header
         READY = 5,     //!< the sender has started a round (the clique barrier)
         READY_ASK = 6, //!< a READY that asks for the receiver's READY (or VIEW) in answer
         VIEW = 7,      //!< the members the sender averages over in a round (the bitmap)
+        PARITY = 8,    //!< the XOR of a block of DATA chunks' encoded values (FEC)
     };
 
     /** A half-open interval of chunk indices [first, second). */
@@ -292,6 +303,17 @@ class IslandSyncHeader : public Header
     void SetRanges(std::vector<Range> ranges);
     /** @return the requested chunk ranges */
     const std::vector<Range>& GetRanges() const;
+    /**
+     * @brief Set a PARITY's block and bytes.
+     * @param blockChunks the chunks of the block (n, at least 1; the chunk index is the first)
+     * @param bytes the XOR of their encoded value areas (empty for chunks without values: the
+     *        wire padding stands for the rest)
+     */
+    void SetParity(uint32_t blockChunks, std::vector<uint8_t> bytes);
+    /** @return a PARITY's chunks in its block (its value offset field) */
+    uint32_t GetBlockChunks() const;
+    /** @return a PARITY's bytes */
+    const std::vector<uint8_t>& GetParity() const;
 
     /**
      * @param payloadBytes the bytes available after the fixed header
@@ -303,7 +325,8 @@ class IslandSyncHeader : public Header
 
     /**
      * @param type a message type
-     * @return its name ("data", "aggregate", "nack", "done", "ready", "ready-ask", "view")
+     * @return its name ("data", "aggregate", "nack", "done", "ready", "ready-ask", "view",
+     *         "parity")
      */
     static const char* TypeToString(Type type);
 
@@ -320,6 +343,7 @@ class IslandSyncHeader : public Header
     PayloadFormat m_format{PayloadFormat::FP32}; //!< payload format of the values
     std::vector<float> m_values;                 //!< real values (DATA, AGGREGATE)
     std::vector<Range> m_ranges;                 //!< chunk ranges (NACK)
+    std::vector<uint8_t> m_parity;               //!< XOR of encoded value areas (PARITY)
 };
 
 } // namespace ns3

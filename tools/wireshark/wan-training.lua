@@ -58,7 +58,7 @@ local MAX_EPOCH = 63
 local INT8_BLOCK = 1024
 
 local TYPE_DATA, TYPE_AGGREGATE, TYPE_NACK, TYPE_DONE = 1, 2, 3, 4
-local TYPE_READY, TYPE_READY_ASK, TYPE_VIEW = 5, 6, 7
+local TYPE_READY, TYPE_READY_ASK, TYPE_VIEW, TYPE_PARITY = 5, 6, 7, 8
 -- The names of IslandSyncHeader::TypeToString.
 local type_names = {
     [TYPE_DATA] = "data",
@@ -68,6 +68,7 @@ local type_names = {
     [TYPE_READY] = "ready",
     [TYPE_READY_ASK] = "ready-ask",
     [TYPE_VIEW] = "view",
+    [TYPE_PARITY] = "parity",
 }
 local FORMAT_FP32, FORMAT_BF16, FORMAT_INT8 = 0, 1, 2
 -- The names of PayloadFormatToString.
@@ -101,6 +102,9 @@ f.values = ProtoField.none("wtsync.values", "Values")
 f.value = ProtoField.float("wtsync.value", "Value")
 f.scale = ProtoField.float("wtsync.scale", "Int8 block scale")
 f.ranges = ProtoField.none("wtsync.ranges", "Ranges")
+f.block_chunks = ProtoField.uint32("wtsync.block_chunks", "Chunks in the parity's block", base.DEC)
+f.parity_bytes = ProtoField.uint16("wtsync.parity_bytes", "Parity bytes", base.DEC)
+f.parity = ProtoField.bytes("wtsync.parity", "Parity (XOR of the block's encoded values)")
 f.range_begin = ProtoField.uint32("wtsync.range.begin", "Range begin", base.DEC)
 f.range_end = ProtoField.uint32("wtsync.range.end", "Range end (exclusive)", base.DEC)
 f.padding = ProtoField.uint32("wtsync.padding", "Padding bytes", base.DEC)
@@ -302,9 +306,15 @@ function wtsync.dissector(tvb, pinfo, tree)
             members[#members + 1] = tostring(i)
         end
     end
-    subtree:add(f.value_offset, tvb(32, 4))
+    if mtype == TYPE_PARITY then
+        subtree:add(f.block_chunks, tvb(32, 4))
+    else
+        subtree:add(f.value_offset, tvb(32, 4))
+    end
     if mtype == TYPE_NACK then
         subtree:add(f.range_count, tvb(36, 2))
+    elseif mtype == TYPE_PARITY then
+        subtree:add(f.parity_bytes, tvb(36, 2))
     else
         subtree:add(f.value_count, tvb(36, 2))
     end
@@ -336,7 +346,8 @@ function wtsync.dissector(tvb, pinfo, tree)
     elseif type_names[mtype] == nil then
         problem = "unknown type"
     elseif format_names[format] == nil
-        or (format ~= FORMAT_FP32 and mtype ~= TYPE_DATA and mtype ~= TYPE_AGGREGATE) then
+        or (format ~= FORMAT_FP32 and mtype ~= TYPE_DATA and mtype ~= TYPE_AGGREGATE
+            and mtype ~= TYPE_PARITY) then
         problem = "unknown format, or a format on a message without values"
     elseif sender >= 64 or (bitmap_high == 0 and bitmap_low == 0)
         or count ~= popcount32(bitmap_high) + popcount32(bitmap_low) then
@@ -358,6 +369,16 @@ function wtsync.dissector(tvb, pinfo, tree)
         item_bytes = 8
         if chunk_count == 0 or area_count == 0 then
             problem = "empty NACK"
+        end
+    elseif mtype == TYPE_PARITY then
+        -- value offset: the chunks of the block; the area: the XOR of their encoded values.
+        item_bytes = 1
+        local own_low = sender < 32 and bit32.lshift(1, sender) or 0
+        local own_high = sender >= 32 and bit32.lshift(1, sender - 32) or 0
+        if value_offset == 0 or chunk_index >= chunk_count
+            or value_offset > chunk_count - chunk_index
+            or bitmap_low ~= own_low or bitmap_high ~= own_high then
+            problem = "bad PARITY block or contributor"
         end
     elseif area_count ~= 0 then
         problem = "DONE, READY, READY_ASK or VIEW with a value area"
@@ -437,6 +458,9 @@ function wtsync.dissector(tvb, pinfo, tree)
             subtree:add(f.wire_frames, frames):set_generated()
             subtree:add(f.frame_headers, headers):set_generated()
         end
+    elseif mtype == TYPE_PARITY then
+        subtree:add(f.parity, tvb(FIXED_SIZE, math.max(0, math.min(size, captured) - FIXED_SIZE)))
+            :append_text(string.format(": chunks [%d, %d)", chunk_index, chunk_index + value_offset))
     elseif mtype == TYPE_NACK then
         local ranges = subtree:add(f.ranges, tvb(FIXED_SIZE, math.max(0, math.min(size, captured) - FIXED_SIZE)))
         ranges:append_text(string.format(": %d (%d captured)", area_count, shown))
