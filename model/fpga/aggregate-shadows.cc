@@ -6,6 +6,9 @@
 
 #include "aggregate-shadows.h"
 
+#include "aggregate-datagram.h"
+
+#include "ns3/ipv4-header.h"
 #include "ns3/log.h"
 
 #include <algorithm>
@@ -154,6 +157,51 @@ AggregateShadows::AnswerNack(const IslandSyncHeader& nack, Time now, Time holdof
         answer.ranges.erase(answer.ranges.begin() + closest + 1);
     }
     return answer;
+}
+
+AggregateShadows::DatagramAnswer
+AggregateShadows::AnswerDatagram(Ptr<const Packet> datagram,
+                                 Ipv4Address island,
+                                 uint16_t port,
+                                 Time now,
+                                 Time holdoff)
+{
+    DatagramAnswer result;
+    result.forward = datagram;
+    IslandSyncHeader nack;
+    const uint32_t syncStart =
+        IslandSyncHeader::ReadFromPacket(datagram, IslandSyncHeader::IPV4_DATAGRAM, port, nack);
+    Ipv4Header ip;
+    if (syncStart == 0 || nack.GetType() != IslandSyncHeader::NACK ||
+        datagram->PeekHeader(ip) == 0 || ip.GetSource() != island)
+    {
+        // Not a valid NACK of the island: it goes on.
+        return result;
+    }
+    Answer answer = AnswerNack(nack, now, holdoff);
+    result.serve = std::move(answer.serve);
+    result.answered = answer.answered;
+    if (answer.answered == 0)
+    {
+        return result;
+    }
+    NS_LOG_LOGIC("NACK " << nack << ": " << answer.answered << " chunks answered, "
+                         << result.serve.size() << " served again");
+    if (answer.ranges.empty())
+    {
+        result.forward = nullptr;
+        return result;
+    }
+    const uint32_t paddingBytes = datagram->GetSize() - syncStart - nack.GetSerializedSize();
+    nack.SetRanges(std::move(answer.ranges));
+    result.forward = AggregateDatagram::Build(nack,
+                                              paddingBytes,
+                                              ip.GetSource(),
+                                              ip.GetDestination(),
+                                              port,
+                                              ip.GetIdentification(),
+                                              ip.GetTtl());
+    return result;
 }
 
 std::size_t

@@ -9,6 +9,7 @@
 
 #include "island-sync-header.h"
 
+#include "ns3/ipv4-address.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
@@ -91,6 +92,31 @@ class AggregateShadows
      * @return what to serve and what to ask of the contributors
      */
     Answer AnswerNack(const IslandSyncHeader& nack, Time now, Time holdoff);
+
+    /** What a NACK datagram got from the shadows. */
+    struct DatagramAnswer
+    {
+        std::vector<Ptr<Packet>> serve; //!< datagrams to send to the island now
+        /** what goes on: the NACK, the NACK rewritten without the chunks answered (same IPv4
+         *  addresses, identification and TTL), or nullptr when every chunk was answered */
+        Ptr<const Packet> forward;
+        uint32_t answered{0}; //!< chunks taken out of the NACK
+    };
+
+    /**
+     * @brief Answer a NACK datagram from the island (AnswerNack on its header).
+     * @param datagram an IPv4 datagram arriving from the island (anything else goes on as is)
+     * @param island the island's address (only its NACKs are answered)
+     * @param port the sync UDP port
+     * @param now the time
+     * @param holdoff see AnswerNack
+     * @return what to serve and what goes on
+     */
+    DatagramAnswer AnswerDatagram(Ptr<const Packet> datagram,
+                                  Ipv4Address island,
+                                  uint16_t port,
+                                  Time now,
+                                  Time holdoff);
 
     /** @return the copies held */
     std::size_t GetSize() const;

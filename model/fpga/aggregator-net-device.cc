@@ -68,7 +68,8 @@ AggregatorNetDevice::GetTypeId()
                           "slots plus its largest round trip (at most Timeout), rather than "
                           "Timeout.",
                           BooleanValue(true),
-                          MakeBooleanAccessor(&AggregatorNetDevice::m_adaptiveWait),
+                          MakeBooleanAccessor(&AggregatorNetDevice::SetAdaptiveWait,
+                                              &AggregatorNetDevice::GetAdaptiveWait),
                           MakeBooleanChecker())
             .AddAttribute("ShadowCopies",
                           "How many of the aggregates last sent to the island the port keeps a "
@@ -144,6 +145,8 @@ AggregatorNetDevice::AggregatorNetDevice()
       m_outboxHighWaterMark(0)
 {
     NS_LOG_FUNCTION(this);
+    m_deadlines.SetCallbacks(MakeCallback(&AggregatorNetDevice::IsSlotOpen, this),
+                             MakeCallback(&AggregatorNetDevice::SlotTimeouts, this));
 }
 
 AggregatorNetDevice::~AggregatorNetDevice()
@@ -267,23 +270,15 @@ AggregatorNetDevice::SetExpectations(uint16_t jobId, std::vector<RoundExpectatio
             }
         }
     }
-    m_expectations[jobId] = std::move(rounds);
+    m_expectations.Set(jobId, std::move(rounds));
 }
 
 void
 AggregatorNetDevice::ClearExpectations(uint16_t jobId)
 {
     NS_LOG_FUNCTION(this << jobId);
-    m_expectations.erase(jobId);
-    for (auto it = m_fills.lower_bound(StreamKey{jobId, 0, 0});
-         it != m_fills.end() && std::get<0>(it->first) == jobId;)
-    {
-        it = m_fills.erase(it);
-    }
-    for (auto it = m_views.begin(); it != m_views.end();)
-    {
-        it = std::get<0>(it->first) == jobId ? m_views.erase(it) : std::next(it);
-    }
+    m_expectations.Clear(jobId);
+    m_waits.Forget(jobId);
     m_senders.Forget(jobId);
 }
 
@@ -292,27 +287,13 @@ AggregatorNetDevice::GetExpectedContributors(uint16_t jobId,
                                              uint32_t round,
                                              uint16_t cliqueId) const
 {
-    const Expectation* expectation = GetExpectation(jobId, round, cliqueId);
-    if (expectation == nullptr)
-    {
-        return 0;
-    }
-    auto view = m_views.find(StreamKey{jobId, round, cliqueId});
-    return view == m_views.end() ? expectation->contributors
-                                 : expectation->contributors & view->second;
+    return m_expectations.GetExpected(jobId, round, cliqueId);
 }
 
 const AggregatorNetDevice::Expectation*
 AggregatorNetDevice::GetExpectation(uint16_t jobId, uint32_t round, uint16_t cliqueId) const
 {
-    auto job = m_expectations.find(jobId);
-    if (job == m_expectations.end())
-    {
-        return nullptr;
-    }
-    const RoundExpectations& expectations = job->second[round % job->second.size()];
-    auto clique = expectations.find(cliqueId);
-    return clique == expectations.end() ? nullptr : &clique->second;
+    return m_expectations.Find(jobId, round, cliqueId);
 }
 
 uint64_t
@@ -392,65 +373,34 @@ AggregatorNetDevice::GetOutboxHighWaterMark() const
 uint64_t
 AggregatorNetDevice::GetSlotsOpened() const
 {
-    return m_slotsOpened;
+    return m_waits.GetSlotsOpened();
 }
 
 Time
 AggregatorNetDevice::GetMeanSlotWait() const
 {
-    return m_slotsOpened == 0 ? Time()
-                              : NanoSeconds(m_slotWaitSumNs / static_cast<int64_t>(m_slotsOpened));
+    return m_waits.GetMeanWait();
 }
 
 Time
 AggregatorNetDevice::GetSlotWait(uint16_t jobId, uint32_t round, uint16_t cliqueId) const
 {
     const Expectation* expectation = GetExpectation(jobId, round, cliqueId);
-    return ComputeSlotWait(StreamKey{jobId, round, cliqueId},
-                           expectation == nullptr ? Time() : expectation->roundTrip);
-}
-
-Time
-AggregatorNetDevice::ComputeSlotWait(const StreamKey& stream, Time roundTrip) const
-{
-    if (!m_adaptiveWait)
-    {
-        return m_timeout;
-    }
-    // A repair takes up to two round trips to reach the slot: one for the receiver to learn of
-    // the loss (the later chunks' way to it), one for its NACK and the repair.
-    auto it = m_fills.find(stream);
-    return it == m_fills.end() ? m_timeout : it->second.GetWait(2 * roundTrip, m_timeout);
+    return m_waits.GetWait(StreamKey{jobId, round, cliqueId},
+                           expectation == nullptr ? Time() : expectation->roundTrip,
+                           m_timeout);
 }
 
 void
-AggregatorNetDevice::LearnFill(const ChunkKey& key, const Slot& slot, bool complete, bool timedOut)
+AggregatorNetDevice::SetAdaptiveWait(bool adaptive)
 {
-    if (!m_adaptiveWait || (!complete && !timedOut))
-    {
-        return;
-    }
-    const StreamKey stream{std::get<0>(key), std::get<1>(key), std::get<2>(key)};
-    auto it = m_fills.find(stream);
-    if (it == m_fills.end())
-    {
-        // A new exchange: forget the job's exchanges two rounds and more before it.
-        const auto [job, round, clique] = stream;
-        if (round >= 2)
-        {
-            m_fills.erase(m_fills.lower_bound(StreamKey{job, 0, 0}),
-                          m_fills.lower_bound(StreamKey{job, round - 1, 0}));
-        }
-        it = m_fills.emplace(stream, SlotFillEstimator()).first;
-    }
-    if (complete)
-    {
-        it->second.Sample(Simulator::Now() - slot.opened);
-    }
-    else
-    {
-        it->second.TimedOut();
-    }
+    m_waits.SetAdaptive(adaptive);
+}
+
+bool
+AggregatorNetDevice::GetAdaptiveWait() const
+{
+    return m_waits.IsAdaptive();
 }
 
 uint64_t
@@ -692,11 +642,10 @@ AggregatorNetDevice::Classify(Ptr<const Packet> packet,
         type == IslandSyncHeader::DATA ? Bit(header.GetSender()) : header.GetContributors();
     // Only tree entries have views (SnoopView): edge contributions cost no second lookup.
     uint64_t expected = expectation->contributors;
-    if (tree && !m_views.empty())
+    if (tree && m_expectations.HasViews())
     {
-        auto view =
-            m_views.find(StreamKey{header.GetJobId(), header.GetRound(), header.GetCliqueId()});
-        expected &= view == m_views.end() ? ~uint64_t{0} : view->second;
+        expected &=
+            m_expectations.GetView(header.GetJobId(), header.GetRound(), header.GetCliqueId());
     }
     if ((tree && Ipv4Address(to) != expectation->root) || contributors == 0 ||
         (contributors & ~expected) != 0)
@@ -722,12 +671,11 @@ AggregatorNetDevice::SnoopView(const IslandSyncHeader& header, Ipv4Address desti
     {
         return;
     }
-    auto [view, added] = m_views.try_emplace(stream, header.GetContributors());
-    if (!added)
-    {
-        view->second &= header.GetContributors();
-    }
-    NS_LOG_LOGIC("view " << header << ": expects " << (expectation->contributors & view->second));
+    const uint64_t view = m_expectations.NarrowView(header.GetJobId(),
+                                                    header.GetRound(),
+                                                    header.GetCliqueId(),
+                                                    header.GetContributors());
+    NS_LOG_LOGIC("view " << header << ": expects " << (expectation->contributors & view));
     // The open slots of the exchange with nothing in the pipeline expect less: those then
     // complete leave now, in chunk order (the map's order is not the chunks'). A slot with
     // contributions in the pipeline keeps its expectation (a deferred one was promised not to
@@ -741,7 +689,7 @@ AggregatorNetDevice::SnoopView(const IslandSyncHeader& header, Ipv4Address desti
             std::get<2>(key) == std::get<2>(stream))
         {
             Slot& slot = chunk.slot;
-            slot.expected &= view->second;
+            slot.expected &= view;
             if (slot.contributors != 0 && (slot.contributors & slot.expected) == slot.expected)
             {
                 complete.push_back(std::get<3>(key));
@@ -839,16 +787,14 @@ AggregatorNetDevice::Process(const Contribution& contribution)
         slot.destination = contribution.destination;
         slot.sums.assign(values.size(), 0);
         slot.safe = true;
-        slot.opening = m_openings++;
         slot.opened = Simulator::Now();
-        const Time wait =
-            ComputeSlotWait(StreamKey{std::get<0>(key), std::get<1>(key), std::get<2>(key)},
-                            contribution.roundTrip);
-        ++m_slotsOpened;
-        m_slotWaitSumNs += wait.GetNanoSeconds();
-        slot.deadline = slot.opened + wait;
-        m_deadlines.emplace(slot.deadline, slot.opening, key);
-        ScheduleSlotTimeouts();
+        slot.deadline =
+            slot.opened +
+            m_waits.Open(StreamKey{std::get<0>(key), std::get<1>(key), std::get<2>(key)},
+                         contribution.roundTrip,
+                         m_timeout);
+        slot.opening = m_deadlines.Add(slot.deadline, key);
+        m_deadlines.Reschedule();
         m_slotsInUse = m_slotsInUse + 1;
         if (m_slotsInUse > m_slotHighWaterMark)
         {
@@ -1004,7 +950,10 @@ AggregatorNetDevice::Release(ChunkKey key, ChunkState& chunk, bool complete, Rel
                                                   m_identification++);
 
     uint64_t missing = (slot.expected | slot.lost) & ~slot.contributors;
-    LearnFill(key, slot, complete, cause == ReleaseCause::TIMEOUT);
+    m_waits.Learn(StreamKey{std::get<0>(key), std::get<1>(key), std::get<2>(key)},
+                  Simulator::Now() - slot.opened,
+                  complete,
+                  cause == ReleaseCause::TIMEOUT);
     if (m_facesIsland && slot.destination == m_islandAddress)
     {
         m_shadows.Keep(key, slot.contributors, packet);
@@ -1057,54 +1006,21 @@ AggregatorNetDevice::SlotTimeouts()
     // The deferred contributions that left the pipeline before now are in their slots; one
     // leaving exactly now comes after the timeout (as its own exit event would).
     SumDeferred(false);
-    const Time now = Simulator::Now();
-    while (!m_deadlines.empty() && std::get<0>(m_deadlines.top()) <= now)
+    ChunkKey key;
+    while (m_deadlines.PopDue(Simulator::Now(), key))
     {
-        auto it = GetOpenSlot(m_deadlines.top());
-        m_deadlines.pop();
-        if (it != m_chunks.end())
-        {
-            Release(it->first, it->second, false, ReleaseCause::TIMEOUT);
-        }
+        Release(key, m_chunks.at(key), false, ReleaseCause::TIMEOUT);
     }
-    ScheduleSlotTimeouts();
+    m_deadlines.Reschedule();
 }
 
-AggregatorNetDevice::ChunkMap::iterator
-AggregatorNetDevice::GetOpenSlot(const Deadline& deadline)
+bool
+AggregatorNetDevice::IsSlotOpen(const ChunkKey& key, uint64_t opening) const
 {
     // A chunk is closed when its slot is released and never reopened; the opening order makes
     // the check independent of that.
-    auto it = m_chunks.find(std::get<2>(deadline));
-    return it != m_chunks.end() && it->second.open &&
-                   it->second.slot.opening == std::get<1>(deadline)
-               ? it
-               : m_chunks.end();
-}
-
-void
-AggregatorNetDevice::ScheduleSlotTimeouts()
-{
-    while (!m_deadlines.empty() && GetOpenSlot(m_deadlines.top()) == m_chunks.end())
-    {
-        m_deadlines.pop();
-    }
-    if (m_deadlines.empty())
-    {
-        return;
-    }
-    const Time deadline = std::get<0>(m_deadlines.top());
-    if (m_timeoutEvent.IsRunning() && m_timeoutEventAt <= deadline)
-    {
-        return;
-    }
-    if (m_timeoutEvent.IsRunning())
-    {
-        m_timeoutEvent.Remove(); // only when Timeout was shortened since it was scheduled
-    }
-    m_timeoutEventAt = deadline;
-    m_timeoutEvent =
-        Simulator::Schedule(deadline - Simulator::Now(), &AggregatorNetDevice::SlotTimeouts, this);
+    auto it = m_chunks.find(key);
+    return it != m_chunks.end() && it->second.open && it->second.slot.opening == opening;
 }
 
 bool
@@ -1214,23 +1130,11 @@ AggregatorNetDevice::ReceiveFromLink(Ptr<NetDevice> device,
 Ptr<const Packet>
 AggregatorNetDevice::AnswerFromShadows(Ptr<const Packet> packet)
 {
-    IslandSyncHeader nack;
-    const uint32_t syncStart =
-        IslandSyncHeader::ReadFromPacket(packet, IslandSyncHeader::IPV4_DATAGRAM, m_port, nack);
-    Ipv4Header ip;
-    if (syncStart == 0 || packet->PeekHeader(ip) == 0 || ip.GetSource() != m_islandAddress)
-    {
-        // Not a valid NACK of the island: the node deals with it.
-        return packet;
-    }
-    AggregateShadows::Answer answer =
-        m_shadows.AnswerNack(nack, Simulator::Now(), GetShadowHoldoff());
-    if (answer.answered == 0)
-    {
-        return packet;
-    }
-    NS_LOG_LOGIC("NACK " << nack << ": " << answer.answered << " chunks answered, "
-                         << answer.serve.size() << " served again");
+    AggregateShadows::DatagramAnswer answer = m_shadows.AnswerDatagram(packet,
+                                                                       m_islandAddress,
+                                                                       m_port,
+                                                                       Simulator::Now(),
+                                                                       GetShadowHoldoff());
     m_nackChunksAnswered += answer.answered;
     for (Ptr<Packet> served : answer.serve)
     {
@@ -1238,19 +1142,7 @@ AggregatorNetDevice::AnswerFromShadows(Ptr<const Packet> packet)
         m_shadowServedTrace(served);
         Emit(served);
     }
-    if (answer.ranges.empty())
-    {
-        return nullptr;
-    }
-    const uint32_t paddingBytes = packet->GetSize() - syncStart - nack.GetSerializedSize();
-    nack.SetRanges(answer.ranges);
-    return AggregateDatagram::Build(nack,
-                                    paddingBytes,
-                                    ip.GetSource(),
-                                    ip.GetDestination(),
-                                    m_port,
-                                    ip.GetIdentification(),
-                                    ip.GetTtl());
+    return answer.forward;
 }
 
 Time

@@ -12,7 +12,9 @@
 #include "contributor-sequence.h"
 #include "inline-fpga.h"
 #include "island-sync-header.h"
-#include "slot-fill-estimator.h"
+#include "port-expectations.h"
+#include "slot-deadlines.h"
+#include "slot-waits.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
@@ -120,10 +122,8 @@ namespace ns3
  *
  * Once a chunk's aggregate has left (complete or partial) the chunk is *closed*: the device
  * remembers closed chunks per (job, round, clique) as index intervals (not slot memory).
- * The timeouts do not weigh on the simulator's event set: the device keeps the slots' deadlines
- * in its own min-heap (ordered by deadline, then by opening order) and has one event pending, at
- * the earliest deadline of a slot still open; the deadline of a slot that completed is dropped
- * when it reaches the top of the heap.
+ * The timeouts do not weigh on the simulator's event set: SlotDeadlines keeps the slots'
+ * deadlines in a min-heap with one event pending, at the earliest deadline of a slot still open.
  *
  * **The aggregate.** An IPv4 datagram from the router's address on the port's link
  * (SetIsland's or SetRouterPort's sourceAddress) to the island's address (edge) or the root's
@@ -223,21 +223,9 @@ class AggregatorNetDevice : public PointToPointNetDevice
     static constexpr uint32_t N_PASS_REASONS = 8;
 
     /** What a port sums for one clique of one schedule round. */
-    struct Expectation
-    {
-        /** The contributors to sum (bit i = island i): the port's subtree, or (edge) every
-         * other member of the island's clique; never the island the port faces (edge). */
-        uint64_t contributors{0};
-        /** Tree: the root island's address (only datagrams to it are contributions, and the
-         * aggregate goes to it). Edge: Ipv4Address() (0.0.0.0). */
-        Ipv4Address root;
-        /** The largest round trip between the aggregate's destination (the island, or the
-         * root) and the contributors: the margin of a slot's wait (AdaptiveWait). */
-        Time roundTrip;
-    };
-
+    using Expectation = PortExpectations::Expectation;
     /** Expectations of one schedule round: clique id -> what the port sums for it. */
-    using RoundExpectations = std::map<uint16_t, Expectation>;
+    using RoundExpectations = PortExpectations::RoundExpectations;
 
     /**
      * @brief Get the type ID.
@@ -370,6 +358,10 @@ class AggregatorNetDevice : public PointToPointNetDevice
     void SetShadowCopies(uint32_t copies);
     /** @return the number of shadow copies kept at most */
     uint32_t GetShadowCopies() const;
+    /** @param adaptive the AdaptiveWait attribute: whether slot waits follow the fill times */
+    void SetAdaptiveWait(bool adaptive);
+    /** @return the AdaptiveWait attribute */
+    bool GetAdaptiveWait() const;
 
     /**
      * @param reason a reason
@@ -453,9 +445,6 @@ class AggregatorNetDevice : public PointToPointNetDevice
          */
         std::size_t operator()(const ChunkKey& key) const;
     };
-
-    /** A slot's deadline in the timeout heap: (deadline, opening order, chunk). */
-    using Deadline = std::tuple<Time, uint64_t, ChunkKey>;
 
     /** One slot of the FPGA's memory. */
     struct Slot
@@ -609,36 +598,16 @@ class AggregatorNetDevice : public PointToPointNetDevice
      */
     void ApplyKnownLost(const ChunkKey& key, ChunkState& chunk);
     /**
-     * @param deadline an entry of the deadline heap
-     * @return the chunk whose slot it is the deadline of, or m_chunks.end() when that slot was
-     *         released
+     * @param key a chunk
+     * @param opening an opening number (SlotDeadlines::Add)
+     * @return whether the chunk's slot opened with that number is still open
      */
-    ChunkMap::iterator GetOpenSlot(const Deadline& deadline);
+    bool IsSlotOpen(const ChunkKey& key, uint64_t opening) const;
     /**
-     * @brief The earliest deadline has come: release every open slot whose Timeout has passed
-     * as a partial aggregate, then schedule the next check.
+     * @brief The earliest deadline has come (SlotDeadlines): release every open slot whose wait
+     * has passed as a partial aggregate, then have the next deadline armed.
      */
     void SlotTimeouts();
-    /**
-     * @brief Drop the deadlines of slots no longer open from the top of the heap, and have the
-     * timeout event pending at the earliest remaining deadline (if it is not pending earlier).
-     */
-    void ScheduleSlotTimeouts();
-    /**
-     * @param stream an exchange
-     * @param roundTrip its expectation's roundTrip
-     * @return the wait of a slot of the exchange opened now
-     */
-    Time ComputeSlotWait(const StreamKey& stream, Time roundTrip) const;
-    /**
-     * @brief Learn from a slot that leaves (AdaptiveWait): a completed slot's fill time is a
-     * sample, a timed-out slot backs the wait off.
-     * @param key its chunk
-     * @param slot the slot
-     * @param complete whether it completed
-     * @param timedOut whether its wait ran out
-     */
-    void LearnFill(const ChunkKey& key, const Slot& slot, bool complete, bool timedOut);
     /**
      * @param key a chunk
      * @return whether its aggregate already left (or it was bypassed)
@@ -700,26 +669,21 @@ class AggregatorNetDevice : public PointToPointNetDevice
     Time m_timeout;             //!< partial release after the slot's first contribution
     uint16_t m_port;            //!< the sync UDP port
     AggregateShadows m_shadows; //!< copies of the aggregates sent to the island (ShadowCopies)
-    bool m_adaptiveWait{true};  //!< whether slots wait by their fill times (AdaptiveWait)
+    SlotWaits m_waits;          //!< how long slots wait, by exchange (AdaptiveWait)
 
     // Configuration.
-    uint32_t m_island;              //!< the router's city (UINT32_MAX: unset)
-    bool m_facesIsland{false};      //!< whether the port faces the island m_island
-    Ipv4Address m_islandAddress;    //!< edge aggregates' destination
-    Ipv4Address m_sourceAddress;    //!< aggregates' source
-    mutable Ptr<InlineFpga> m_fpga; //!< the router's FPGA (made on first use when unset)
-    std::map<uint16_t, std::vector<RoundExpectations>> m_expectations; //!< by job
-    std::map<StreamKey, uint64_t> m_views; //!< tree: the members a VIEW left, by exchange
+    uint32_t m_island;               //!< the router's city (UINT32_MAX: unset)
+    bool m_facesIsland{false};       //!< whether the port faces the island m_island
+    Ipv4Address m_islandAddress;     //!< edge aggregates' destination
+    Ipv4Address m_sourceAddress;     //!< aggregates' source
+    mutable Ptr<InlineFpga> m_fpga;  //!< the router's FPGA (made on first use when unset)
+    PortExpectations m_expectations; //!< what the port sums, and the VIEWs seen
 
     // State.
-    std::deque<Contribution> m_pipeline; //!< contributions in the pipeline, FIFO
-    EventId m_pipelineEvent;             //!< next pipeline exit
-    ChunkMap m_chunks;                   //!< open slots and pipeline contents, by chunk
-    std::priority_queue<Deadline, std::vector<Deadline>, std::greater<Deadline>>
-        m_deadlines;                             //!< slots' deadlines, earliest on top
-    uint64_t m_openings{0};                      //!< slots opened so far
-    EventId m_timeoutEvent;                      //!< SlotTimeouts, at m_timeoutEventAt
-    Time m_timeoutEventAt;                       //!< when m_timeoutEvent fires
+    std::deque<Contribution> m_pipeline;         //!< contributions in the pipeline, FIFO
+    EventId m_pipelineEvent;                     //!< next pipeline exit
+    ChunkMap m_chunks;                           //!< open slots and pipeline contents, by chunk
+    SlotDeadlines m_deadlines;                   //!< the open slots' deadlines and their event
     std::map<StreamKey, ChunkRangeSet> m_closed; //!< closed chunks per clique exchange
     ContributorSequence m_senders;               //!< where each contributor stands (edge)
     std::deque<Ptr<Packet>> m_outbox;            //!< emitted packets waiting for queue room
@@ -728,21 +692,18 @@ class AggregatorNetDevice : public PointToPointNetDevice
     uint16_t m_identification;                   //!< next IPv4 identification
 
     // Counters.
-    uint64_t m_contributionsIn;                     //!< contributions out of the pipeline
-    uint64_t m_contributionsSummed;                 //!< summed
-    uint64_t m_duplicates;                          //!< duplicates absorbed
-    uint64_t m_aggregatesOut;                       //!< aggregates sent
-    uint64_t m_timeouts;                            //!< partial aggregates by Timeout
-    uint64_t m_knownLostReleases{0};                //!< partial aggregates by a known loss
-    uint64_t m_shadowServes{0};                     //!< aggregates served from a shadow copy
-    uint64_t m_nackChunksAnswered{0};               //!< NACKed chunks the shadow copies answered
-    uint64_t m_slotsOpened{0};                      //!< slots opened
-    int64_t m_slotWaitSumNs{0};                     //!< the waits given to them, summed
-    std::map<StreamKey, SlotFillEstimator> m_fills; //!< fill times by exchange (AdaptiveWait)
-    uint64_t m_passThroughs[N_PASS_REASONS];        //!< forwarded unchanged, by reason
-    TracedValue<uint32_t> m_slotsInUse;             //!< slots in use
-    TracedValue<uint32_t> m_slotHighWaterMark;      //!< most slots in use
-    uint32_t m_outboxHighWaterMark;                 //!< most packets in the outbox
+    uint64_t m_contributionsIn;                //!< contributions out of the pipeline
+    uint64_t m_contributionsSummed;            //!< summed
+    uint64_t m_duplicates;                     //!< duplicates absorbed
+    uint64_t m_aggregatesOut;                  //!< aggregates sent
+    uint64_t m_timeouts;                       //!< partial aggregates by Timeout
+    uint64_t m_knownLostReleases{0};           //!< partial aggregates by a known loss
+    uint64_t m_shadowServes{0};                //!< aggregates served from a shadow copy
+    uint64_t m_nackChunksAnswered{0};          //!< NACKed chunks the shadow copies answered
+    uint64_t m_passThroughs[N_PASS_REASONS];   //!< forwarded unchanged, by reason
+    TracedValue<uint32_t> m_slotsInUse;        //!< slots in use
+    TracedValue<uint32_t> m_slotHighWaterMark; //!< most slots in use
+    uint32_t m_outboxHighWaterMark;            //!< most packets in the outbox
 
     // Traces.
     TracedCallback<const IslandSyncHeader&> m_contributionInTrace;      //!< ContributionIn
