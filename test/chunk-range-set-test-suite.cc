@@ -77,6 +77,15 @@ ChunkRangeSetBasicTestCase::DoRun()
     NS_TEST_EXPECT_MSG_EQ(set.Contains(2), true, "still held");
     NS_TEST_EXPECT_MSG_EQ(set.Contains(30), true, "single index");
     NS_TEST_EXPECT_MSG_EQ(set.Contains(31), false, "after the single index");
+    // Held now: [2,10) [20,25) [30,31).
+    using Ranges = std::vector<ChunkRangeSet::Range>;
+    NS_TEST_EXPECT_MSG_EQ((set.GetRangesWithin(5, 22) == Ranges{{5, 10}, {20, 22}}),
+                          true,
+                          "clipped at both ends");
+    NS_TEST_EXPECT_MSG_EQ((set.GetRangesWithin(0, 40) == set.GetRanges()), true, "all of it");
+    NS_TEST_EXPECT_MSG_EQ(set.GetRangesWithin(10, 20).empty(), true, "a gap holds nothing");
+    NS_TEST_EXPECT_MSG_EQ((set.GetRangesWithin(30, 31) == Ranges{{30, 31}}), true, "one index");
+    NS_TEST_EXPECT_MSG_EQ(set.GetRangesWithin(7, 7).empty(), true, "an empty range");
     set.Clear();
     NS_TEST_EXPECT_MSG_EQ(set.GetCount(), 0u, "cleared");
 

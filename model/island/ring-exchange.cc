@@ -475,10 +475,9 @@ RingExchange::QueueRepairs(SendStream& stream, const std::vector<IslandSyncHeade
         m_ctx.nackTimeout;
     for (const auto& range : ranges)
     {
-        for (const auto& [first, end] : stream.m_sent.GetRanges())
+        for (const auto& [first, stop] : stream.m_sent.GetRangesWithin(range.first, range.second))
         {
-            uint32_t begin = std::max(range.first, first);
-            const uint32_t stop = std::min(range.second, end);
+            uint32_t begin = first;
             for (auto late = stream.m_lateSent.lower_bound(begin);
                  late != stream.m_lateSent.end() && late->first < stop;
                  ++late)

@@ -458,14 +458,9 @@ TreeExchange::QueueRepairs(SendStream& stream, const std::vector<IslandSyncHeade
     // Only totals that went to the group: the others are not complete or still pending.
     for (const auto& range : ranges)
     {
-        for (const auto& sent : m_sentTotals.GetRanges())
+        for (const auto& [begin, end] : m_sentTotals.GetRangesWithin(range.first, range.second))
         {
-            const uint32_t begin = std::max(range.first, sent.first);
-            const uint32_t end = std::min(range.second, sent.second);
-            if (begin < end)
-            {
-                stream.m_pending.Insert(begin, end);
-            }
+            stream.m_pending.Insert(begin, end);
         }
     }
 }

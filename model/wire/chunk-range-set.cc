@@ -157,6 +157,28 @@ ChunkRangeSet::GetRanges() const
     return std::vector<Range>(m_ranges.begin(), m_ranges.end());
 }
 
+std::vector<ChunkRangeSet::Range>
+ChunkRangeSet::GetRangesWithin(uint32_t begin, uint32_t end) const
+{
+    std::vector<Range> within;
+    auto it = m_ranges.upper_bound(begin);
+    if (it != m_ranges.begin())
+    {
+        // The interval that starts at or before begin may reach into the range.
+        --it;
+    }
+    for (; it != m_ranges.end() && it->first < end; ++it)
+    {
+        const uint32_t first = std::max(it->first, begin);
+        const uint32_t last = std::min(it->second, end);
+        if (first < last)
+        {
+            within.emplace_back(first, last);
+        }
+    }
+    return within;
+}
+
 void
 ChunkRangeSet::Clear()
 {

@@ -86,6 +86,13 @@ class ChunkRangeSet
 
     /** @return every held interval in increasing order */
     std::vector<Range> GetRanges() const;
+    /**
+     * @param begin first index
+     * @param end one past the last index
+     * @return the held intervals clipped to [begin, end), in increasing order (the set's
+     *         intersection with the range)
+     */
+    std::vector<Range> GetRangesWithin(uint32_t begin, uint32_t end) const;
 
     /** Remove every index. */
     void Clear();
