@@ -280,8 +280,9 @@ IslandSyncHeader::Serialize(Buffer::Iterator start) const
             area += RANGE_BYTES;
         }
     }
-    else if (m_type == PARITY)
+    else if (m_type == PARITY && !m_parity.empty())
     {
+        // memcpy from an empty vector's data() (null) is undefined even for 0 bytes.
         std::memcpy(area, m_parity.data(), m_parity.size());
     }
     else if (m_type == DATA || m_type == AGGREGATE)
