@@ -103,6 +103,10 @@ TrainingRecorder::ConnectApplications()
                                         MakeCallback(&TrainingRecorder::OnRepairRequested, this));
         app->TraceConnectWithoutContext("ChunkRepaired",
                                         MakeCallback(&TrainingRecorder::OnChunkRepaired, this));
+        app->TraceConnectWithoutContext("ParitySent",
+                                        MakeCallback(&TrainingRecorder::OnParitySent, this));
+        app->TraceConnectWithoutContext("ChunkRebuilt",
+                                        MakeCallback(&TrainingRecorder::OnChunkRebuilt, this));
         app->TraceConnectWithoutContext("RoundAbandoned",
                                         MakeCallback(&TrainingRecorder::OnRoundAbandoned, this));
         app->TraceConnectWithoutContext("MemberExcluded",
@@ -293,6 +297,20 @@ TrainingRecorder::OnChunkRepaired(uint32_t island,
     ++counters.repairedChunks;
     counters.repairWaitSumS += wait.GetSeconds();
     counters.repairWaitMaxS = std::max(counters.repairWaitMaxS, wait.GetSeconds());
+}
+
+void
+TrainingRecorder::OnParitySent(uint32_t island,
+                               uint32_t /* destination */,
+                               const IslandSyncHeader& /* header */)
+{
+    ++m_islands[island].paritiesSent;
+}
+
+void
+TrainingRecorder::OnChunkRebuilt(uint32_t island, uint32_t /* source */, uint32_t /* round */)
+{
+    ++m_islands[island].chunksRebuilt;
 }
 
 void

@@ -102,6 +102,8 @@ class TrainingRecorder
         uint64_t repairedChunks{0};    //!< chunks that arrived after a NACK asked for them
         double repairWaitSumS{0};      //!< their waits from first NACK to arrival, summed
         double repairWaitMaxS{0};      //!< the longest of those waits
+        uint64_t paritiesSent{0};      //!< PARITY packets sent (FecBlock)
+        uint64_t chunksRebuilt{0};     //!< chunks rebuilt from a PARITY
         uint32_t roundsCompleted{0};   //!< rounds ended
     };
 
@@ -333,6 +335,10 @@ class TrainingRecorder
     void OnRepairRequested(uint32_t island, uint32_t source, uint32_t round, uint32_t chunks);
     /** ChunkRepaired sink: the repaired chunks and their waits. */
     void OnChunkRepaired(uint32_t island, uint32_t source, uint32_t round, Time wait);
+    /** ParitySent sink: the parities sent. */
+    void OnParitySent(uint32_t island, uint32_t destination, const IslandSyncHeader& header);
+    /** ChunkRebuilt sink: the chunks rebuilt. */
+    void OnChunkRebuilt(uint32_t island, uint32_t source, uint32_t round);
     /** PhyTxBegin sink of directed link d: packets, bytes and model bytes. */
     void OnPhyTxBegin(uint32_t d, Ptr<const Packet> packet);
     /** Receive error model loss on directed link d. */

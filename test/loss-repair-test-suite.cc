@@ -233,9 +233,9 @@ RunWithLosses(const WanTopology& topology,
     for (uint32_t i = 0; i < topology.GetNCities(); ++i)
     {
         outcome.allRepairs += run.GetResults().GetIslandCounters(i).repairs;
-        outcome.paritiesSent += run.GetApp(i)->GetCounters().paritiesSent;
+        outcome.paritiesSent += run.GetResults().GetIslandCounters(i).paritiesSent;
     }
-    outcome.rebuilt = run.GetApp(receiver)->GetCounters().chunksRebuilt;
+    outcome.rebuilt = run.GetResults().GetIslandCounters(receiver).chunksRebuilt;
     for (uint32_t sender : senders)
     {
         outcome.repairs += run.GetResults().GetIslandCounters(sender).repairs;

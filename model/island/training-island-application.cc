@@ -8,7 +8,6 @@
 
 #include "clique-membership.h"
 #include "exchange-planner.h"
-#include "island-timing.h"
 #include "local-compute.h"
 #include "payload-codec.h"
 #include "round-exchanges.h"
@@ -23,7 +22,6 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
 #include <sstream>
 
 namespace ns3
@@ -492,9 +490,13 @@ TrainingIslandApplication::BuildPlans()
     context.chunkSent = MakeCallback(&TrainingIslandApplication::NoteChunkSent, this);
     context.chunkReceived = MakeCallback(&TrainingIslandApplication::NoteChunkReceived, this);
     context.nackSent = MakeCallback(&TrainingIslandApplication::NoteNackSent, this);
-    context.repaired = MakeCallback(&TrainingIslandApplication::NoteRepaired, this);
-    context.paritySent = MakeCallback(&TrainingIslandApplication::NoteParitySent, this);
-    context.recovered = MakeCallback(&TrainingIslandApplication::NoteRebuilt, this);
+    // Traces the island only names: fired straight from the exchanges.
+    context.repaired =
+        MakeCallback(&decltype(m_repairedTrace)::operator(), &m_repairedTrace).Bind(m_island);
+    context.paritySent =
+        MakeCallback(&decltype(m_paritySentTrace)::operator(), &m_paritySentTrace).Bind(m_island);
+    context.recovered =
+        MakeCallback(&decltype(m_rebuiltTrace)::operator(), &m_rebuiltTrace).Bind(m_island);
     context.rejected = MakeCallback(&TrainingIslandApplication::RejectPacket, this);
     m_exchanges = std::make_unique<RoundExchanges>(context, m_rounds);
 
@@ -599,26 +601,6 @@ TrainingIslandApplication::NoteNackSent(uint32_t source, uint32_t round, uint32_
 {
     ++m_counters.nacksSent;
     m_repairTrace(m_island, source, round, chunks);
-}
-
-void
-TrainingIslandApplication::NoteRepaired(uint32_t source, uint32_t round, Time wait)
-{
-    m_repairedTrace(m_island, source, round, wait);
-}
-
-void
-TrainingIslandApplication::NoteParitySent(uint32_t destination, const IslandSyncHeader& header)
-{
-    ++m_counters.paritiesSent;
-    m_paritySentTrace(m_island, destination, header);
-}
-
-void
-TrainingIslandApplication::NoteRebuilt(uint32_t source, uint32_t round)
-{
-    ++m_counters.chunksRebuilt;
-    m_rebuiltTrace(m_island, source, round);
 }
 
 void

@@ -173,8 +173,6 @@ class TrainingIslandApplication : public Application
         uint64_t duplicateChunks{0};    //!< arrivals that added nothing (duplicates, overlaps)
         uint64_t aggregatesReceived{0}; //!< AGGREGATE chunks (ring: partial and full sums)
         uint64_t rejectedPackets{0};    //!< received packets dropped as malformed or foreign
-        uint64_t paritiesSent{0};       //!< PARITY packets sent (FecBlock; a multicast send once)
-        uint64_t chunksRebuilt{0};      //!< chunks rebuilt from a PARITY (not received as such)
     };
 
     /** @return the island's transport counters */
@@ -414,25 +412,6 @@ class TrainingIslandApplication : public Application
      * @param chunks the chunks requested
      */
     void NoteNackSent(uint32_t source, uint32_t round, uint32_t chunks);
-    /**
-     * @brief A chunk a NACK asked for arrived: fire ChunkRepaired.
-     * @param source its contributor
-     * @param round the round
-     * @param wait the time since its first NACK
-     */
-    void NoteRepaired(uint32_t source, uint32_t round, Time wait);
-    /**
-     * @brief A PARITY was handed to the socket: count it, fire ParitySent.
-     * @param destination the island it goes to, or IslandExchange::ALL_MEMBERS
-     * @param header the PARITY
-     */
-    void NoteParitySent(uint32_t destination, const IslandSyncHeader& header);
-    /**
-     * @brief A chunk was rebuilt from its block's PARITY: count it, fire ChunkRebuilt.
-     * @param source the contributor
-     * @param round the round
-     */
-    void NoteRebuilt(uint32_t source, uint32_t round);
     /**
      * @brief An exclusion was applied to the current round: the exchange may be complete, or
      * it starts again (IslandExchange::IsRebuiltByViews).
