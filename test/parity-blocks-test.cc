@@ -89,6 +89,12 @@ TEST(ParityBlocks, ReceiverRebuildsAnyOneMissing)
         EXPECT_EQ(receiver.Recover(0, static_cast<uint32_t>(AREAS[lost].size())), AREAS[lost])
             << "chunk " << lost;
         EXPECT_EQ(receiver.GetOpenBlocks(), 0u);
+        // The rebuilt chunk taken as an arrival, then its repair: the finished block ignores
+        // them.
+        EXPECT_TRUE(receiver.IsFinished(0));
+        EXPECT_FALSE(receiver.Add(lost, AREAS[lost]));
+        EXPECT_FALSE(receiver.Add(lost, AREAS[lost]));
+        EXPECT_EQ(receiver.GetOpenBlocks(), 0u) << "nothing reopens it";
     }
 }
 
@@ -102,4 +108,6 @@ TEST(ParityBlocks, TwoMissingWaitForARepair)
     EXPECT_EQ(receiver.GetOpenBlocks(), 2u);
     receiver.Forget(3);
     EXPECT_EQ(receiver.GetOpenBlocks(), 1u);
+    receiver.SetParity(3, {1, 2, 3, 4});
+    EXPECT_EQ(receiver.GetOpenBlocks(), 1u) << "a parity after the block finished is ignored";
 }

@@ -61,6 +61,10 @@ bool
 ParityBlocks::Add(uint32_t chunk, const std::vector<uint8_t>& bytes)
 {
     const uint32_t block = GetBlock(chunk);
+    if (IsFinished(block))
+    {
+        return false;
+    }
     Block& open = m_open[block];
     XorInto(open.sum, bytes);
     ++open.added;
@@ -75,13 +79,17 @@ ParityBlocks::Take(uint32_t block)
                     "ParityBlocks::Take(): block " << block << " is not complete");
     std::vector<uint8_t> parity = std::move(it->second.sum);
     m_open.erase(it);
+    m_finished.Insert(block);
     return parity;
 }
 
 void
 ParityBlocks::SetParity(uint32_t block, std::vector<uint8_t> parity)
 {
-    m_open[block].parity = std::move(parity);
+    if (!IsFinished(block))
+    {
+        m_open[block].parity = std::move(parity);
+    }
 }
 
 bool
@@ -100,6 +108,7 @@ ParityBlocks::Recover(uint32_t block, uint32_t bytes)
     std::vector<uint8_t> missing = std::move(*it->second.parity);
     XorInto(missing, it->second.sum);
     m_open.erase(it);
+    m_finished.Insert(block);
     missing.resize(bytes, 0);
     return missing;
 }
@@ -108,6 +117,13 @@ void
 ParityBlocks::Forget(uint32_t block)
 {
     m_open.erase(block);
+    m_finished.Insert(block);
+}
+
+bool
+ParityBlocks::IsFinished(uint32_t block) const
+{
+    return m_finished.Contains(block);
 }
 
 std::size_t

@@ -7,6 +7,8 @@
 #ifndef PARITY_BLOCKS_H
 #define PARITY_BLOCKS_H
 
+#include "chunk-range-set.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -25,8 +27,10 @@ namespace ns3
  * Take gives the block's parity (the bytes of an IslandSyncHeader::PARITY) and forgets it. The
  * receiver adds every chunk it holds for the first time and the block's parity when it arrives
  * (SetParity); once a block has its parity and all but one chunk, Recover gives the missing
- * chunk's encoded area: the parity XOR the others. A block is forgotten once complete or
- * recovered, so memory is one chunk's bytes per block in flight.
+ * chunk's encoded area: the parity XOR the others. A block is *finished* once complete, taken or
+ * recovered: its bytes are forgotten, and later chunks or parities of it are ignored (a rebuilt
+ * chunk taken as an arrival, its repair, a parity after every chunk). Memory: one chunk's bytes
+ * per block in flight, and the finished blocks as index intervals.
  */
 class ParityBlocks
 {
@@ -50,7 +54,8 @@ class ParityBlocks
     uint32_t GetBlockChunks(uint32_t block) const;
 
     /**
-     * @brief Add a chunk's encoded value area to its block (once per chunk).
+     * @brief Add a chunk's encoded value area to its block (once per chunk; nothing when the
+     * block is finished).
      * @param chunk the chunk
      * @param bytes its encoded value area
      * @return whether its block now holds every chunk
@@ -64,7 +69,7 @@ class ParityBlocks
     std::vector<uint8_t> Take(uint32_t block);
 
     /**
-     * @brief Receiver: a block's parity arrived.
+     * @brief Receiver: a block's parity arrived (ignored when the block is finished).
      * @param block the first chunk of the block
      * @param parity its bytes
      */
@@ -83,12 +88,17 @@ class ParityBlocks
      */
     std::vector<uint8_t> Recover(uint32_t block, uint32_t bytes);
     /**
-     * @brief Forget a block (complete at the receiver: its parity is not needed).
+     * @brief Finish a block (complete at the receiver: its parity is not needed).
      * @param block the first chunk of the block
      */
     void Forget(uint32_t block);
 
-    /** @return the blocks remembered */
+    /**
+     * @param block the first chunk of a block
+     * @return whether it is finished
+     */
+    bool IsFinished(uint32_t block) const;
+    /** @return the blocks in flight (not finished, something added) */
     std::size_t GetOpenBlocks() const;
 
   private:
@@ -104,6 +114,7 @@ class ParityBlocks
     uint32_t m_end;                   //!< one past its last chunk
     uint32_t m_blockChunks;           //!< n
     std::map<uint32_t, Block> m_open; //!< blocks in flight, by first chunk
+    ChunkRangeSet m_finished;         //!< first chunks of the finished blocks
 };
 
 } // namespace ns3

@@ -338,8 +338,7 @@ StarExchange::HandleChunk(const IslandSyncHeader& header, uint32_t paddingBytes)
     }
     ChunkHeld(chunk);
     m_ctx.progress(m_round);
-    if (m_ctx.fecBlock > 0 && UsesFec() && !m_rebuilding && m_rx &&
-        header.GetType() == IslandSyncHeader::DATA)
+    if (m_ctx.fecBlock > 0 && UsesFec() && m_rx && header.GetType() == IslandSyncHeader::DATA)
     {
         // After the progress: a rebuilt chunk is taken as a new arrival of its own.
         AddToBlocks(header.GetSender(), header);
@@ -382,21 +381,11 @@ StarExchange::HandleParity(const IslandSyncHeader& header, uint32_t paddingBytes
         // The round is over here (or its receive side is gone): nothing is missing.
         return;
     }
-    auto stream = m_rx->streams.find(source);
-    if (stream == m_rx->streams.end())
+    if (m_rx->streams.count(source) == 0)
     {
         return;
     }
-    bool missing = false;
-    for (uint32_t c = block; c < block + header.GetBlockChunks() && !missing; ++c)
-    {
-        missing = !stream->second.Holds(c);
-    }
-    if (!missing)
-    {
-        // Every chunk of the block arrived: the parity is not needed.
-        return;
-    }
+    // Ignored when every chunk of the block arrived (the block is finished).
     auto blocks = m_parity.try_emplace(source, 0, plan.chunkCount, m_ctx.fecBlock).first;
     blocks->second.SetParity(block, header.GetParity());
     if (blocks->second.CanRecover(block))
@@ -454,9 +443,8 @@ StarExchange::Rebuild(uint32_t source, uint32_t block)
     NS_LOG_LOGIC("island " << m_ctx.island << " rebuilt chunk " << chunk << " of " << source
                            << " from its block's parity");
     m_ctx.recovered(source, m_round);
-    m_rebuilding = true;
+    // Its block is finished: taking it as an arrival adds nothing to the block.
     HandleChunk(header, plan.GetPaddingBytes(chunk));
-    m_rebuilding = false;
 }
 
 bool

@@ -144,7 +144,6 @@ class StarExchange : public IslandExchange
 
     std::vector<double> m_sum; //!< the sum of the contributions held (with the receive side)
     std::map<uint32_t, ParityBlocks> m_parity; //!< FecBlock: each member's blocks in flight
-    bool m_rebuilding{false};                  //!< a rebuilt chunk is being taken
 };
 
 } // namespace ns3
